@@ -1,0 +1,29 @@
+# Two entry points: `make run` (the whole pipeline on the seed) and `make test`.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install -q --upgrade pip
+	$(BIN)/pip install -q -e '.[test]'
+	touch $(STAMP)
+
+.PHONY: venv run test bench lint
+venv: $(STAMP)
+
+run: $(STAMP)
+	$(BIN)/tolmach extract
+	$(BIN)/tolmach update
+	$(BIN)/tolmach build
+	$(BIN)/tolmach stats
+
+test: $(STAMP)
+	$(BIN)/pytest
+
+bench: $(STAMP)
+	$(BIN)/python bench/run.py
+
+lint: $(STAMP)
+	$(BIN)/ruff check src tests bench

@@ -1,0 +1,1 @@
+"""tolmach: a localization pipeline for Markdown articles."""

@@ -1,0 +1,3 @@
+from tolmach.cli import main
+
+main()
