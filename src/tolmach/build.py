@@ -1,0 +1,109 @@
+"""Document + translations → localized Markdown.
+
+The skeleton is copied byte for byte; each slot receives either its original bytes (no
+translation, or a translation equal to the source) or the translation re-emitted: one
+line per line of the msgstr, each further line behind the container prefix of the slot
+(``> ``, list indentation ...), optionally re-wrapped at a width.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping
+
+from tolmach.document import Document, Segment
+from tolmach.frontmatter import quote_scalar
+
+__all__ = ["apply_translations", "emit_translation", "wrap_text"]
+
+Lookup = Mapping[str, str] | Callable[[str], str | None]
+
+# A word that would start a block if a wrapped line began with it.
+_BLOCK_START_RE = re.compile(
+    r"^(?:[-+*]|\d{1,9}[.)]|#{1,6}|>|=+|-+|`{3,}|~{3,}|\|)(?:\s|$)|^(?:>|<|`{3,}|~{3,}|\|)"
+)
+_CODE_SPAN_RE = re.compile(r"(?<!\\)(`+)(?!`).*?(?<!`)\1(?!`)", re.S)
+
+
+def apply_translations(
+    document: Document, translations: Lookup, *, wrap_width: int = 0, force: bool = False
+) -> str:
+    """Rebuild the document with translated slots.
+
+    ``translations`` maps a msgid to its msgstr (missing or empty: keep the source).
+    ``force`` re-emits even translations equal to the source, which exercises the same
+    path a real translation takes.
+    """
+    lookup = translations.get if isinstance(translations, Mapping) else translations
+    text = document.text
+    out: list[str] = []
+    cursor = 0
+    for seg in document.segments:
+        out.append(text[cursor : seg.start])
+        translated = lookup(seg.text) or None
+        if translated is None or (translated == seg.text and not force):
+            out.append(text[seg.start : seg.end])
+        else:
+            column = seg.start - (text.rfind("\n", 0, seg.start) + 1)
+            out.append(emit_translation(seg, translated, wrap_width, column))
+        cursor = seg.end
+    out.append(text[cursor:])
+    return "".join(out)
+
+
+def emit_translation(seg: Segment, translated: str, wrap_width: int = 0, column: int = 0) -> str:
+    """The bytes that fill a slot with ``translated``."""
+    if seg.quoting in ("plain", "single", "double"):
+        return quote_scalar(translated.replace("\n", " "), seg.quoting)
+    if seg.single_line:
+        return " ".join(part.strip() for part in translated.split("\n"))
+    lines = translated.split("\n")
+    if wrap_width > 0 and seg.quoting is None:
+        prefix_width = len(seg.continuation.lstrip("\r\n").expandtabs(4))
+        lines = [
+            wrapped
+            for index, line in enumerate(lines)
+            for wrapped in wrap_text(line, wrap_width, column if index == 0 else prefix_width)
+        ]
+    return seg.continuation.join(lines)
+
+
+def wrap_text(text: str, width: int, first_indent: int = 0, indent: int | None = None) -> list[str]:
+    """Break ``text`` at single spaces so lines fit ``width`` columns, never where the
+    break would change the Markdown: inside code spans, before a word that starts a
+    block, after a backslash, or at a run of spaces (that would make a hard break)."""
+    indent = first_indent if indent is None else indent
+    words = _breakable_words(text)
+    lines: list[str] = []
+    current = ""
+    limit = width - first_indent
+    for word in words:
+        if current and len(current) + 1 + len(word) > limit and _may_start_line(word):
+            if not current.endswith("\\"):
+                lines.append(current)
+                current = word
+                limit = width - indent
+                continue
+        current = f"{current} {word}" if current else word
+    lines.append(current)
+    return lines
+
+
+def _breakable_words(text: str) -> list[str]:
+    """Split at single spaces outside code spans; other whitespace stays inside words."""
+    protected = [m.span() for m in _CODE_SPAN_RE.finditer(text)]
+    words: list[str] = []
+    start = 0
+    for pos, ch in enumerate(text):
+        if ch != " " or any(a < pos < b for a, b in protected):
+            continue
+        if pos == 0 or text[pos - 1] in " \t" or text[pos + 1 : pos + 2] in (" ", "\t", ""):
+            continue
+        words.append(text[start:pos])
+        start = pos + 1
+    words.append(text[start:])
+    return words
+
+
+def _may_start_line(word: str) -> bool:
+    return not _BLOCK_START_RE.match(word)
