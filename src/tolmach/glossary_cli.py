@@ -1,0 +1,180 @@
+"""``tolmach glossary``: list, find candidates, export and import the termbase.
+
+A click group of its own; the main CLI registers it with ``cli.add_command(glossary)``.
+The project root comes from the root context's ``obj.root`` when the main CLI set one,
+else the current directory.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+from markdown_it import MarkdownIt
+from mdit_py_plugins.front_matter import front_matter_plugin
+
+from tolmach.glossary import GlossaryError, Termbase, load_termbase
+from tolmach.glossary_candidates import find_candidates
+from tolmach.termbase_io import (
+    dump_termbase_toml,
+    read_csv,
+    read_tbx,
+    write_atomically,
+    write_csv,
+    write_tbx,
+)
+
+__all__ = ["glossary"]
+
+GLOSSARY_FILE = Path("locales") / "glossary.toml"
+SOURCES_GLOB = "seeds/*.md"
+_FORMATS = ("tbx", "csv")
+
+
+def _root() -> Path:
+    obj = click.get_current_context().find_root().obj
+    root = getattr(obj, "root", None)
+    return root if isinstance(root, Path) else Path.cwd()
+
+
+def _shown(path: Path) -> str:
+    """A path as the user would type it: relative to the working directory if possible."""
+    try:
+        return path.resolve().relative_to(Path.cwd().resolve()).as_posix()
+    except ValueError:
+        return str(path)
+
+
+def _glossary_path() -> Path:
+    return _root() / GLOSSARY_FILE
+
+
+def _load() -> Termbase:
+    path = _glossary_path()
+    if not path.exists():
+        raise click.ClickException(
+            f"{_shown(path)}: no glossary (create it or run 'glossary import')"
+        )
+    try:
+        return load_termbase(_shown(path))
+    except GlossaryError as error:
+        raise click.ClickException(str(error)) from None
+
+
+@click.group()
+def glossary() -> None:
+    """The termbase in locales/glossary.toml: terms that must be kept or translated one way."""
+
+
+@glossary.command("list")
+def list_terms() -> None:
+    """Show every term with its kind, translations and note."""
+    termbase = _load()
+    if sys.stdout.isatty():
+        _print_table(termbase)
+        return
+    for term in termbase.terms:
+        targets = "; ".join(f"{loc}: {' / '.join(t)}" for loc, t in term.translations)
+        forbidden = "; ".join(f"{loc}: {' / '.join(t)}" for loc, t in term.forbidden)
+        line = f"{term.source} ({term.kind})"
+        line += f" → {targets}" if targets else ""
+        line += f" [not: {forbidden}]" if forbidden else ""
+        click.echo(line + (f" — {term.note}" if term.note else ""))
+
+
+def _print_table(termbase: Termbase) -> None:
+    from rich.console import Console
+    from rich.markup import escape
+    from rich.table import Table
+
+    locales = termbase.locales
+    table = Table("term", "kind", *locales, "note", title=f"{len(termbase.terms)} terms")
+    for term in termbase.terms:
+        translations, forbidden = dict(term.translations), dict(term.forbidden)
+        cells = []
+        for loc in locales:
+            cell = escape(" / ".join(translations.get(loc, ())))
+            if forbidden.get(loc):
+                cell += f"\n[red]not {escape(' / '.join(forbidden[loc]))}[/red]"
+            cells.append(cell)
+        table.add_row(escape(term.source), term.kind, *cells, escape(term.note))
+    Console().print(table)
+
+
+@glossary.command()
+@click.argument("sources", nargs=-1, type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option(
+    "--min-count",
+    default=2,
+    show_default=True,
+    help="How often a noun phrase must occur to be proposed.",
+)
+def candidates(sources: tuple[Path, ...], min_count: int) -> None:
+    """Term-like words of the sources (default seeds/*.md) that the termbase lacks."""
+    termbase = _load()
+    paths = list(sources) or sorted(_root().glob(SOURCES_GLOB))
+    if not paths:
+        raise click.ClickException(f"no sources: nothing matches {SOURCES_GLOB}")
+    texts = [text for path in paths for text in markdown_texts(path.read_text(encoding="utf-8"))]
+    found = find_candidates(termbase, texts, min_phrase_count=min_count)
+    if not found:
+        click.echo(f"no candidates: the termbase covers {len(paths)} source file(s)")
+        return
+    for candidate in found:
+        click.echo(f"{candidate.count:>4}  {candidate.text}  ({candidate.reason})")
+
+
+def markdown_texts(markdown: str) -> list[str]:
+    """The prose of a Markdown document: inline content, without code blocks or front matter."""
+    parser = MarkdownIt("commonmark").enable("table").use(front_matter_plugin)
+    return [token.content for token in parser.parse(markdown) if token.type == "inline"]
+
+
+@glossary.command()
+@click.option(
+    "--format", "fmt", type=click.Choice(_FORMATS), required=True, help="Exchange format."
+)
+@click.option(
+    "-o",
+    "--output",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="File to write (default: stdout).",
+)
+def export(fmt: str, output: Path | None) -> None:
+    """Write the termbase as TBX (TBX-Basic, martif) or CSV for CAT tools."""
+    termbase = _load()
+    try:
+        text = write_tbx(termbase) if fmt == "tbx" else write_csv(termbase)
+    except ValueError as error:
+        raise click.ClickException(str(error)) from None
+    if output is None:
+        click.echo(text, nl=False)
+        return
+    write_atomically(output, text)
+    click.echo(f"wrote {_shown(output)} ({len(termbase.terms)} terms)", err=True)
+
+
+@glossary.command("import")
+@click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option("--format", "fmt", type=click.Choice(_FORMATS), help="Default: from the file name.")
+def import_terms(file: Path, fmt: str | None) -> None:
+    """Replace the terms of locales/glossary.toml with those of a TBX or CSV file.
+
+    The file's [ignore] phrases are kept. Nothing is written if the import has errors.
+    """
+    fmt = fmt or file.suffix.lstrip(".").lower()
+    if fmt not in _FORMATS:
+        raise click.BadParameter(
+            f"cannot tell the format of {file.name}; use --format", param_hint="--format"
+        )
+    target = _glossary_path()
+    ignored = _load().ignored if target.exists() else ()
+    reader = read_tbx if fmt == "tbx" else read_csv
+    try:
+        termbase = reader(file.read_text(encoding="utf-8"), _shown(file), ignored)
+    except GlossaryError as error:
+        raise click.ClickException(str(error)) from None
+    written = write_atomically(target, dump_termbase_toml(termbase))
+    state = "wrote" if written else "unchanged"
+    click.echo(f"{state} {_shown(target)} ({len(termbase.terms)} terms)", err=True)

@@ -1,0 +1,340 @@
+"""The matching engine behind the termbase: tokens, lemmas, stems.
+
+Source text (Russian) is matched by lemma through pymorphy3, so «ускорителям» finds the
+term «ускоритель»; translations are matched by Snowball stem where the language has a
+stemmer, and by substring for scripts written without spaces (Chinese, Japanese, ...).
+Terms are indexed by the key of their first word, so a segment costs one dictionary
+look-up per token, not one regex per term.
+"""
+
+from __future__ import annotations
+
+import functools
+import itertools
+import re
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
+
+import snowballstemmer
+
+__all__ = [
+    "Pattern",
+    "SourceIndex",
+    "TargetText",
+    "Token",
+    "is_cyrillic",
+    "lemma_pattern",
+    "mask_code_and_urls",
+    "morph_analyzer",
+    "tokenize",
+    "verbatim_pattern",
+    "word_lemmas",
+]
+
+_LATIN = r"0-9A-Za-z\u00C0-\u00D6\u00D8-\u00F6\u00F8-\u024F\u1E00-\u1EFF"
+_CYRILLIC = r"\u0400-\u04FF"
+# Latin letters with digits, Cyrillic words and runs of any other letters are separate
+# tokens, so "HIP-программ" gives HIP and "ROCm的" gives ROCm, but "CHIP" stays whole.
+_TOKEN_RE = re.compile(rf"[{_LATIN}]+|[{_CYRILLIC}]+|[^\W\d_{_LATIN}{_CYRILLIC}]+")
+_CYRILLIC_RE = re.compile(rf"[{_CYRILLIC}]")
+
+# Text that is not prose: inline code, link destinations, autolinks and bare URLs.
+_NOT_PROSE_RE = re.compile(
+    r"(`+).+?\1"
+    r"|\]\([^)]*\)"
+    r"|<[A-Za-z][A-Za-z0-9+.-]{1,31}:[^\s<>]*>"
+    r"|<[^\s@<>]+@[^\s@<>]+>"
+    r"|\bhttps?://[^\s<>()\[\]]+"
+    r"|\bwww\.[^\s<>()\[\]]+",
+    re.DOTALL,
+)
+_MARKUP_IN_GAP_RE = re.compile(r"[*_~]")
+_SPACE_RE = re.compile(r"\s+")
+
+# Languages written without spaces between words: a required translation is a substring.
+_UNSPACED_LANGUAGES = frozenset({"zh", "ja", "ko", "th", "lo", "km", "my", "bo"})
+_SNOWBALL = {
+    "ar": "arabic", "ca": "catalan", "cs": "czech", "da": "danish", "de": "german",
+    "el": "greek", "en": "english", "eo": "esperanto", "es": "spanish", "et": "estonian",
+    "eu": "basque", "fa": "persian", "fi": "finnish", "fr": "french", "ga": "irish",
+    "hi": "hindi", "hu": "hungarian", "hy": "armenian", "id": "indonesian",
+    "it": "italian", "lt": "lithuanian", "nb": "norwegian", "ne": "nepali",
+    "nl": "dutch", "nn": "norwegian", "no": "norwegian", "pt": "portuguese",
+    "ro": "romanian", "ru": "russian", "sr": "serbian", "sv": "swedish", "ta": "tamil",
+    "tr": "turkish", "yi": "yiddish",
+}  # fmt: skip
+
+
+@dataclass(frozen=True, slots=True)
+class Token:
+    text: str
+    start: int
+    end: int
+
+    @property
+    def cyrillic(self) -> bool:
+        return is_cyrillic(self.text)
+
+
+def is_cyrillic(text: str) -> bool:
+    return bool(_CYRILLIC_RE.search(text))
+
+
+def tokenize(text: str) -> list[Token]:
+    """Split text into word tokens; script changes and punctuation separate tokens."""
+    return [Token(m.group(), m.start(), m.end()) for m in _TOKEN_RE.finditer(text)]
+
+
+def mask_code_and_urls(text: str) -> str:
+    """Blank out inline code and URLs, keeping offsets, so no term is found inside them."""
+    return _NOT_PROSE_RE.sub(lambda m: " " * len(m.group()), text)
+
+
+def normalize_word(word: str) -> str:
+    """Lower case with ё read as е, the way Russian is usually typed."""
+    return word.lower().replace("ё", "е")
+
+
+@functools.cache
+def morph_analyzer():
+    """The pymorphy3 analyzer: slow to create, so made once per process and only if needed."""
+    import pymorphy3
+
+    return pymorphy3.MorphAnalyzer()
+
+
+@functools.lru_cache(maxsize=200_000)
+def word_lemmas(word: str) -> frozenset[str]:
+    """Every lemma pymorphy3 offers for a word: «ядра» may be «ядро» or something else."""
+    word = normalize_word(word)
+    lemmas = {normalize_word(p.normal_form) for p in morph_analyzer().parse(word)}
+    return frozenset(lemmas or {word})
+
+
+@functools.lru_cache(maxsize=20_000)
+def _term_word_lemmas(word: str) -> frozenset[str]:
+    """Lemmas of a word written in a termbase; a word in dictionary form keeps only the
+    readings in which it is its own lemma («стойка» is the noun, not a form of «стойкий»)."""
+    word = normalize_word(word)
+    lemmas = word_lemmas(word)
+    return frozenset({word}) if word in lemmas else lemmas
+
+
+def _normalize_gap(gap: str) -> str:
+    return _SPACE_RE.sub(" ", _MARKUP_IN_GAP_RE.sub("", gap))
+
+
+@dataclass(frozen=True, slots=True)
+class _Word:
+    """One word of a pattern: either a set of lemmas or an exact spelling."""
+
+    lemmas: frozenset[str] | None
+    text: str
+    case_sensitive: bool
+    plural_ok: bool = False
+
+    def key(self) -> Iterable[str]:
+        return self.lemmas if self.lemmas is not None else (self.text.casefold(),)
+
+    def accepts(self, token: str, token_lemmas: frozenset[str] | None) -> bool:
+        if self.lemmas is not None:
+            return bool(token_lemmas and self.lemmas & token_lemmas) and (
+                not self.case_sensitive or _same_capitals(self.text, token)
+            )
+        if self.plural_ok:
+            plurals = (self.text + "s", self.text + "es")
+            if token in plurals or (not self.case_sensitive and token.casefold() in map(str.casefold, plurals)):
+                return True
+        if self.case_sensitive:
+            return token == self.text
+        return token.casefold() == self.text.casefold()
+
+
+def _same_capitals(written: str, token: str) -> bool:
+    """A case-sensitive Cyrillic term keeps its capitals: «ИИ» all caps, «Мета» initial."""
+    if len(written) > 1 and written.isupper():
+        return token.isupper()
+    if written[:1].isupper():
+        return token[:1].isupper()
+    return True
+
+
+@dataclass(frozen=True, slots=True)
+class Pattern:
+    """A term as a sequence of words, the separators between them, and trailing signs."""
+
+    words: tuple[_Word, ...]
+    gaps: tuple[str, ...]
+    tail: str
+
+    def match_at(self, text: str, tokens: Sequence[Token], i: int, lemmas) -> int | None:
+        """End offset of a match starting at token i, or None."""
+        if i + len(self.words) > len(tokens):
+            return None
+        for k, word in enumerate(self.words):
+            token = tokens[i + k]
+            if k and _normalize_gap(text[tokens[i + k - 1].end : token.start]) != self.gaps[k - 1]:
+                return None
+            if not word.accepts(token.text, lemmas(i + k)):
+                return None
+        end = tokens[i + len(self.words) - 1].end
+        if self.tail and not text.startswith(self.tail, end):
+            return None
+        return end + len(self.tail)
+
+
+def _pattern(phrase: str, make_word) -> Pattern:
+    tokens = tokenize(phrase)
+    if not tokens:
+        raise ValueError(f"{phrase!r} has no words")
+    gaps = tuple(_normalize_gap(phrase[a.end : b.start]) for a, b in itertools.pairwise(tokens))
+    tail = phrase[tokens[-1].end :].strip()
+    return Pattern(tuple(make_word(t.text) for t in tokens), gaps, tail)
+
+
+def lemma_pattern(phrase: str, case_sensitive: bool) -> Pattern:
+    """Cyrillic words match any inflected form; Latin words and numbers match whole."""
+
+    def make_word(text: str) -> _Word:
+        lemmas = _term_word_lemmas(text) if is_cyrillic(text) else None
+        return _Word(lemmas, text, case_sensitive)
+
+    return _pattern(phrase, make_word)
+
+
+def verbatim_pattern(phrase: str, case_sensitive: bool, plurals: bool = False) -> Pattern:
+    """Every word must appear exactly as written (case per ``case_sensitive``).
+
+    With ``plurals``, a last word that ends in a capital or a digit (an acronym or a
+    model number: GPU, MI300X) may take the plural ending -s/-es that English, German
+    and other languages add to such names: "64 GPUs" keeps the term GPU.
+    """
+    tokens = tokenize(phrase)
+    last = tokens[-1].text if tokens else ""
+
+    def make_word(text: str) -> _Word:
+        inflectable = plurals and text == last and (text[-1:].isupper() or text[-1:].isdigit())
+        return _Word(None, text, case_sensitive, inflectable)
+
+    return _pattern(phrase, make_word)
+
+
+@dataclass(frozen=True, slots=True)
+class Hit:
+    item: object
+    start: int
+    end: int
+
+
+class SourceIndex:
+    """Patterns indexed by the key of their first word (a lemma or a casefolded token)."""
+
+    def __init__(self, entries: Iterable[tuple[Pattern, object]]):
+        self._by_key: dict[str, list[tuple[Pattern, object]]] = {}
+        for pattern, item in entries:
+            for key in pattern.words[0].key():
+                self._by_key.setdefault(key, []).append((pattern, item))
+        for candidates in self._by_key.values():
+            candidates.sort(key=lambda entry: -len(entry[0].words))
+
+    def find(self, text: str) -> list[Hit]:
+        """Longest matches, left to right, never overlapping; code and URLs are skipped."""
+        text = mask_code_and_urls(text)
+        tokens = tokenize(text)
+        lemma_cache: dict[int, frozenset[str] | None] = {}
+
+        def lemmas(i: int) -> frozenset[str] | None:
+            if i not in lemma_cache:
+                token = tokens[i]
+                lemma_cache[i] = word_lemmas(token.text) if token.cyrillic else None
+            return lemma_cache[i]
+
+        hits: list[Hit] = []
+        i = 0
+        while i < len(tokens):
+            hit = self._longest_at(text, tokens, i, lemmas)
+            if hit is None:
+                i += 1
+                continue
+            hits.append(hit[0])
+            i = hit[1]
+        return hits
+
+    def _longest_at(self, text, tokens, i, lemmas) -> tuple[Hit, int] | None:
+        token = tokens[i]
+        keys = sorted(lemmas(i)) if token.cyrillic else (token.text.casefold(),)
+        best: tuple[Hit, int] | None = None
+        for key in keys:
+            for pattern, item in self._by_key.get(key, ()):
+                if best and len(pattern.words) <= best[1] - i:
+                    break
+                end = pattern.match_at(text, tokens, i, lemmas)
+                if end is not None:
+                    best = (Hit(item, token.start, end), i + len(pattern.words))
+                    break
+        return best
+
+
+@functools.cache
+def _stemmer(language: str):
+    name = _SNOWBALL.get(language)
+    return snowballstemmer.stemmer(name) if name else None
+
+
+@functools.lru_cache(maxsize=100_000)
+def _stem(language: str, word: str) -> str:
+    stemmer = _stemmer(language)
+    word = word.casefold()
+    return stemmer.stemWord(word) if stemmer else word
+
+
+@functools.lru_cache(maxsize=20_000)
+def _phrase_stems(language: str, phrase: str) -> tuple[str, ...]:
+    return tuple(_stem(language, t.text) for t in tokenize(phrase))
+
+
+class TargetText:
+    """A translation prepared once for all the checks made on it."""
+
+    def __init__(self, text: str, language: str):
+        self.text = mask_code_and_urls(text)
+        self.language = language
+        self.tokens = tokenize(self.text)
+        self._stems: tuple[str, ...] | None = None
+
+    @property
+    def unspaced(self) -> bool:
+        return self.language in _UNSPACED_LANGUAGES
+
+    def find_verbatim(self, pattern: Pattern) -> str | None:
+        """The text of the first match of an exact-spelling pattern, if any."""
+        for i in range(len(self.tokens)):
+            end = pattern.match_at(self.text, self.tokens, i, lambda _i: None)
+            if end is not None:
+                return self.text[self.tokens[i].start : end]
+        return None
+
+    def find_translation(self, phrase: str) -> str | None:
+        """The text that renders ``phrase`` in some inflected form, if any."""
+        if self.unspaced:
+            at = self.text.casefold().find(phrase.casefold())
+            return self.text[at : at + len(phrase)] if at >= 0 else None
+        wanted = _phrase_stems(self.language, phrase)
+        if not wanted:
+            return None
+        for i in _find_run(self.stems, wanted):
+            return self.text[self.tokens[i].start : self.tokens[i + len(wanted) - 1].end]
+        return None
+
+    @property
+    def stems(self) -> tuple[str, ...]:
+        if self._stems is None:
+            self._stems = tuple(_stem(self.language, t.text) for t in self.tokens)
+        return self._stems
+
+
+def _find_run(haystack: Sequence[str], needle: Sequence[str]) -> Iterator[int]:
+    first, size = needle[0], len(needle)
+    for i, item in enumerate(haystack):
+        if item == first and tuple(haystack[i : i + size]) == tuple(needle):
+            yield i
