@@ -74,9 +74,13 @@ class Document:
 
 
 def markdown_parser() -> MarkdownIt:
-    """The one parser configuration used for extraction, build checks and publishing."""
-    md = MarkdownIt("commonmark").enable("table")
-    md.use(front_matter_plugin).use(footnote_plugin)
+    """The one parser configuration used for extraction, checks and publishing."""
+    return MarkdownIt("commonmark").enable("table").use(front_matter_plugin).use(footnote_plugin)
+
+
+def _segmenting_parser() -> MarkdownIt:
+    """The same parser, with the inline stage reduced to classifying line breaks."""
+    md = markdown_parser()
     md.core.ruler.at("inline", _inline_with_breaks)
     md.inline.ruler.at("newline", _recording_newline)
     md.inline.ruler.at("escape", _recording_escape)
@@ -102,7 +106,7 @@ _PARSER: MarkdownIt | None = None
 def _shared_parser() -> MarkdownIt:
     global _PARSER
     if _PARSER is None:
-        _PARSER = markdown_parser()
+        _PARSER = _segmenting_parser()
     return _PARSER
 
 
@@ -135,9 +139,11 @@ def _recording_escape(state, silent: bool) -> bool:
 
 
 def _inline_with_breaks(state) -> None:
-    """markdown-it's core inline rule; each inline token keeps its breaks in ``meta``."""
+    """markdown-it's core inline rule, run only where it tells something: on text with
+    line breaks, which need classifying, and on footnote references, which decide what
+    footnotes the document has. Each inline token keeps its breaks in ``meta``."""
     for token in state.tokens:
-        if token.type == "inline":
+        if token.type == "inline" and ("\n" in token.content or "[^" in token.content):
             if token.children is None:
                 token.children = []
             breaks: dict[int, str] = {}
@@ -162,13 +168,23 @@ class _Line:
 
 
 def _split_lines(text: str) -> list[_Line]:
+    """Lines with their offsets and endings; NUL and BOM replaced as the parser sees them."""
+    if "\r" in text:
+        pieces = [m.group() for m in _LINE_RE.finditer(text)]
+        if len(pieces) > 1 and not pieces[-1]:
+            pieces.pop()
+    else:
+        pieces = [line + "\n" for line in text.split("\n")]
+        pieces[-1] = pieces[-1][:-1]
+        if len(pieces) > 1 and not pieces[-1]:
+            pieces.pop()
     lines: list[_Line] = []
-    for m in _LINE_RE.finditer(text):
-        if m.start() == len(text) and lines:
-            break
-        chunk = m.group()
+    offset = 0
+    has_nul = "\0" in text
+    for chunk in pieces:
         body = chunk.rstrip("\r\n")
-        lines.append(_Line(m.start(), body.replace("\0", "\ufffd"), chunk[len(body) :]))
+        lines.append(_Line(offset, body.replace("\0", "\ufffd") if has_nul else body, chunk[len(body) :]))
+        offset += len(chunk)
     if text.startswith("\ufeff"):
         lines[0].body = " " + lines[0].body[1:]
     return lines
