@@ -36,7 +36,6 @@ _VOWELS = set("aeiouyAEIOUYаеёиоуыэюяАЕЁИОУЫЭЮЯ")
 _ATOMS = re.compile(
     r"""
     \\[!-/:-@\[-`{-~]                                  # backslash escape
-  | (?P<ticks>`+)(?:(?!(?P=ticks)).)*?(?<!`)(?P=ticks)(?!`) # code span
   | <[A-Za-z][A-Za-z0-9.+-]{1,31}:[^\s<>]*>            # URI autolink
   | <[A-Za-z0-9.!\#$%&'*+/=?^_`{|}~-]+@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?
       (?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*>   # email autolink
@@ -54,10 +53,41 @@ _MARKUP_CHARS = frozenset("`*_<>&\\![]")
 _TITLE_RE = re.compile(r'"(?:\\.|[^"\\])*"|\'(?:\\.|[^\'\\])*\'|\((?:\\.|[^()\\])*\)', re.S)
 
 
+_TICKS_RE = re.compile(r"`+")
+
+
 def pseudo_translate(text: str) -> str:
     """Accent and lengthen the letters of ``text``, keeping all markup intact."""
-    atoms = {m.start(): m.end() for m in _ATOMS.finditer(text)}
-    return _translate(text, 0, len(text), atoms)
+    return _translate(text, 0, len(text), _atoms(text))
+
+
+def _atoms(text: str) -> dict[int, int]:
+    """Start → end of every span copied unchanged, found left to right as the parser does."""
+    atoms: dict[int, int] = {}
+    pos = 0
+    while pos < len(text):
+        if text[pos] == "`":
+            run = _TICKS_RE.match(text, pos).end()
+            close = _closing_ticks(text, run, run - pos)
+            if close is not None:
+                atoms[pos] = close
+            pos = close if close is not None else run
+            continue
+        match = _ATOMS.match(text, pos)
+        if match and match.end() > pos:
+            atoms[pos] = match.end()
+            pos = match.end()
+        else:
+            pos += 1
+    return atoms
+
+
+def _closing_ticks(text: str, start: int, length: int) -> int | None:
+    """End of the backtick run of exactly ``length`` that closes a code span, if any."""
+    for run in _TICKS_RE.finditer(text, start):
+        if run.end() - run.start() == length:
+            return run.end()
+    return None
 
 
 def _translate(text: str, start: int, end: int, atoms: dict[int, int]) -> str:

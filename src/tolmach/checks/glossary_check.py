@@ -1,0 +1,28 @@
+"""Glossary: the termbase's terms are translated as the termbase says.
+
+The matching itself (morphology, forbidden and required terms) lives in
+:mod:`tolmach.glossary`; this adapter only feeds it one entry with its translator
+comment. A translator can waive a single term with ``# glossary-waive: TERM — reason``
+(a waiver without a reason is reported), or the whole check with ``#, ignore-glossary``.
+Without a termbase the check says nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from tolmach.checks.registry import EntryContext, check
+
+__all__ = ["glossary"]
+
+
+@check("glossary")
+def glossary(ctx: EntryContext) -> Iterator[str]:
+    """Terms of the termbase translated as the termbase prescribes."""
+    if ctx.termbase is None:
+        return
+    from tolmach.glossary import check_entry  # lazy: only projects with a termbase need it
+
+    comment = (ctx.entry.tcomment if ctx.entry is not None else "") or ""
+    for violation in check_entry(ctx.termbase, ctx.source, ctx.target, ctx.locale, comment):
+        yield violation.message

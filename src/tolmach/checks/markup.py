@@ -1,0 +1,170 @@
+"""Markup: a translation keeps every piece of Markdown the source has, and adds none.
+
+Inline code, link and image destinations, autolinks, raw HTML tags, entity references,
+footnote references and reference labels are compared as multisets, so a reordered
+sentence passes and a changed or lost piece is named. Emphasis must close (a ``**``
+left as text is a broken article), and a line of the translation must not start a block
+the source did not start: in the built document a leading ``#``, ``>`` or ``2025.``
+turns a paragraph into a heading, a quote or a list.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Callable, Iterator, Sequence
+
+from tolmach.checks.inline import mask_code
+from tolmach.checks.registry import EntryContext, check
+
+__all__ = ["compare_multisets", "markup"]
+
+
+@check("markup")
+def markup(ctx: EntryContext) -> Iterator[str]:
+    """Inline code, links, images, HTML, entities, footnotes and emphasis kept; no new block syntax."""
+    src, tgt = ctx.source_markup, ctx.target_markup
+    yield from compare_multisets("inline code", src.code, tgt.code, _code)
+    yield from compare_multisets("link destination", src.links, tgt.links, _quoted)
+    yield from compare_multisets("image source", src.images, tgt.images, _quoted)
+    yield from compare_multisets("autolink", src.autolinks, tgt.autolinks, _angled)
+    yield from compare_multisets("HTML tag", src.html, tgt.html, str)
+    yield from compare_multisets("entity reference", src.entities, tgt.entities, str)
+    yield from compare_multisets("footnote reference", src.footnotes, tgt.footnotes, _footnote)
+    yield from _reference_labels(ctx)
+    yield from _emphasis(ctx)
+    if src.hardbreaks != tgt.hardbreaks:
+        yield f"hard line breaks: {src.hardbreaks} in the source, {tgt.hardbreaks} in the translation"
+    yield from _block_syntax(ctx)
+
+
+def compare_multisets(
+    what: str, source: Sequence[str], target: Sequence[str], show: Callable[[str], str]
+) -> Iterator[str]:
+    """Name each piece the translation lost, added or changed, in source order.
+
+    >>> list(compare_multisets("link", ["a", "b"], ["b", "c"], str))
+    ['link changed: a → c']
+    """
+    if not source and not target or sorted(source) == sorted(target):
+        return
+    missing = list((Counter(source) - Counter(target)).elements())
+    added = list((Counter(target) - Counter(source)).elements())
+    missing.sort(key=source.index)
+    added.sort(key=target.index)
+    for old, new in zip(missing, added, strict=False):
+        yield f"{what} changed: {show(old)} → {show(new)}"
+    for old in missing[len(added) :]:
+        yield f"{what} missing: {show(old)}"
+    for new in added[len(missing) :]:
+        yield f"{what} added: {show(new)}"
+
+
+def _code(content: str) -> str:
+    fence = "``" if "`" in content else "`"
+    return f"{fence}{content}{fence}"
+
+
+def _quoted(url: str) -> str:
+    return f'"{url}"'
+
+
+def _angled(url: str) -> str:
+    return f"<{url}>"
+
+
+def _footnote(label: str) -> str:
+    return f"[^{label}]"
+
+
+def _label(label: str) -> str:
+    return f"[{label}]"
+
+
+def _reference_labels(ctx: EntryContext) -> Iterator[str]:
+    """``[text][label]`` labels kept; a shortcut ``[label]`` may stand for one either way."""
+    src, tgt = ctx.source_markup, ctx.target_markup
+    missing = Counter(src.labels) - Counter(tgt.labels + tgt.shortcuts)
+    added = Counter(tgt.labels) - Counter(src.labels + src.shortcuts)
+    yield from compare_multisets(
+        "reference label", list(missing.elements()), list(added.elements()), _label
+    )
+
+
+def _emphasis(ctx: EntryContext) -> Iterator[str]:
+    src, tgt = ctx.source_markup, ctx.target_markup
+    stray = Counter(tgt.stray_delimiters) - Counter(src.stray_delimiters)
+    for run in stray:
+        yield (
+            f"emphasis marker {run} left as text: it does not open or close "
+            "(check the spaces and punctuation around it)"
+        )
+    if stray:
+        return
+    if src.strong != tgt.strong:
+        yield f"strong emphasis: {src.strong} in the source, {tgt.strong} in the translation"
+    if src.emphasis != tgt.emphasis:
+        yield f"emphasis: {src.emphasis} in the source, {tgt.emphasis} in the translation"
+
+
+# --- block syntax -------------------------------------------------------------------
+
+_BLOCK_STARTS: tuple[tuple[str, re.Pattern[str]], ...] = (
+    ("heading marker #", re.compile(r"^ {0,3}#{1,6}(?:[ \t]|$)")),
+    ("blockquote marker >", re.compile(r"^ {0,3}>")),
+    ("list marker", re.compile(r"^ {0,3}[-+*](?:[ \t]|$)")),
+    ("thematic break or setext underline", re.compile(r"^ {0,3}(?:(?:[-*_][ \t]*){3,}|=+[ \t]*)$")),
+    ("code fence", re.compile(r"^ {0,3}(?:`{3,}|~{3,})")),
+    ("indented code", re.compile(r"^(?: {4}|\t)")),
+)
+_ORDERED_FIRST = re.compile(r"^ {0,3}\d{1,9}[.)](?:[ \t]|$)")
+_ORDERED_LATER = re.compile(r"^ {0,3}1[.)](?:[ \t]|$)")
+_HEADING_CLOSE = re.compile(r"[ \t]#+[ \t]*$")
+_UNESCAPED_PIPE = re.compile(r"(?<!\\)\|")
+
+
+def _block_syntax(ctx: EntryContext) -> Iterator[str]:
+    if ctx.is_heading or ctx.is_table_cell:
+        yield from _single_line_rules(ctx)
+        return
+    source_starts = Counter(_line_starts(ctx.source))
+    for start, count in (Counter(_line_starts(ctx.target)) - source_starts).items():
+        yield f"{start} at the start of a line: the source has none there" + _times(count)
+
+
+def _line_starts(text: str) -> Iterator[str]:
+    """The block syntax that each line of ``text`` would open in the built document."""
+    lines = mask_code(text).split("\n")
+    for number, line in enumerate(lines):
+        for name, pattern in _BLOCK_STARTS:
+            if pattern.match(line) and not (name == "indented code" and number > 0):
+                yield name
+        ordered = _ORDERED_FIRST if number == 0 else _ORDERED_LATER
+        if ordered.match(line):
+            yield "ordered list number"
+
+
+def _single_line_rules(ctx: EntryContext) -> Iterator[str]:
+    """Headings and table cells are one line; a cell also ends at an unescaped ``|``."""
+    where = "a heading" if ctx.is_heading else "a table cell"
+    if "\n" in ctx.target.strip() and "\n" not in ctx.source.strip():
+        yield f"line break in {where}: the rest would fall out of it"
+    if (
+        ctx.is_heading
+        and _HEADING_CLOSE.search(ctx.target)
+        and not _HEADING_CLOSE.search(ctx.source)
+    ):
+        yield "heading ends with # after a space: Markdown drops it as a closing sequence"
+    if ctx.is_table_cell:
+        extra = _pipes(ctx.target) - _pipes(ctx.source)
+        if extra > 0:
+            yield "unescaped | in a table cell: it splits the cell (write \\|)" + _times(extra)
+
+
+def _pipes(text: str) -> int:
+    """Unescaped pipes, code spans included: in a GFM table even those split cells."""
+    return len(_UNESCAPED_PIPE.findall(text))
+
+
+def _times(count: int) -> str:
+    return f" ({count} times)" if count > 1 else ""

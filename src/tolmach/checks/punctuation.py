@@ -1,0 +1,222 @@
+"""Punctuation and spacing: sentence ends, whitespace, brackets, quotes, doubled words.
+
+All of these read the visible text (code spans, URLs and HTML are not prose), except the
+whitespace checks, which compare the raw strings because that is what the build splices
+into the document. Chinese and Japanese end sentences with full-width marks (``。``,
+``？``, ``！``), and each language has its own quotation marks.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from tolmach.checks.inline import OBJECT
+from tolmach.checks.registry import EntryContext, check
+
+__all__ = ["QUOTES", "sentence_end"]
+
+# Sentence ends that mean the same thing, ASCII form first, full-width CJK second.
+_ENDS: dict[str, tuple[str, str]] = {
+    "full stop": (".", "。"),
+    "question mark": ("?", "？"),
+    "exclamation mark": ("!", "！"),
+    "colon": (":", "："),
+    "semicolon": (";", "；"),
+    "ellipsis": ("…", "…"),
+}
+_END_CHARS = {c: name for name, pair in _ENDS.items() for c in pair} | {"．": "full stop"}
+_CLOSERS = "\"'»”“’‘」』)]}*_ \t\n" + OBJECT
+_FULL_WIDTH_LANGUAGES = frozenset({"zh", "ja"})
+_ABBREVIATION_RE = re.compile(r"(?:^|[\s(])\w{1,4}\.$|\b\w\.\s?\w\.$")
+
+# Primary and alternate quotation marks (CLDR delimiters).
+QUOTES: dict[str, str] = {
+    "ru": "«»„“",
+    "uk": "«»„“",
+    "be": "«»„“",
+    "de": "„“‚‘",
+    "en": "“”‘’",
+    "fr": "«»“”",
+    "es": "«»“”",
+    "it": "«»“”",
+    "pt": "“”‘’",
+    "pl": "„”«»",
+    "cs": "„“‚‘",
+    "nl": "‘’“”",
+    "zh": "“”‘’",
+    "ja": "「」『』",
+    "ko": "“”‘’",
+    "tr": "“”‘’",
+    "sv": "””’’",
+    "fi": "””’’",
+}
+_DOUBLE_QUOTES = "«»„“”「」『』"
+_BRACKETS = {"(": ")", "[": "]", "{": "}", "【": "】"}
+# Double quotation marks as conventions pair them: each tuple holds (opener, closer) pairs.
+_QUOTE_STYLES: tuple[tuple[str, ...], ...] = (
+    ("«»", "„“"),  # Russian, Ukrainian
+    ("„“", "«»"),  # German with guillemets inside
+    ("“”", "«»"),  # English, French inner, Chinese
+    ("„”", "«»"),  # Polish, Hungarian
+    ("「」", "『』"),  # Japanese, traditional Chinese
+    ("””",),  # Swedish, Finnish
+)
+_FOLD_BRACKETS = str.maketrans("（）［］｛｝", "()[]{}")
+_FULL_WIDTH_BRACKET_RE = re.compile("[（）［］｛｝]")
+_DOUBLE_QUOTE_RE = re.compile(f"[{_DOUBLE_QUOTES}]")
+_REPEATED_WORD_RE = re.compile(r"(?<!\w)([^\W\d_]{2,})\s+(\1)(?!\w)", re.IGNORECASE)
+_ALLOWED_REPEATS = {"de": {"die", "der", "das"}, "en": {"that", "had"}, "fr": {"nous", "vous"}}
+_DOUBLE_SPACE_RE = re.compile(r"(?<=\S) {2,}(?=\S)")
+
+
+@check("punctuation")
+def punctuation(ctx: EntryContext) -> Iterator[str]:
+    """The sentence end of the source is kept (full-width 。？！ in Chinese and Japanese)."""
+    source_end = sentence_end(ctx.source_markup.text)
+    target_end = sentence_end(ctx.target_markup.text)
+    if source_end is None and target_end is None:
+        return
+    if target_end is None:
+        yield f"sentence end {source_end[1]!r} ({source_end[0]}) missing"  # type: ignore[index]
+    elif source_end is None:
+        if not _ABBREVIATION_RE.search(_trimmed(ctx.target_markup.text)):
+            yield f"sentence end {target_end[1]!r} added: the source ends without one"
+    elif source_end[0] != target_end[0]:
+        yield f"sentence end changed: {source_end[1]!r} → {target_end[1]!r}"
+    else:
+        yield from _full_width_end(ctx, target_end)
+
+
+def sentence_end(text: str) -> tuple[str, str] | None:
+    """The kind and character of the mark that ends ``text``, past closing quotes.
+
+    >>> sentence_end("**Итог:**")
+    ('colon', ':')
+    >>> sentence_end("这是结果。」")
+    ('full stop', '。')
+    """
+    trimmed = _trimmed(text)
+    if trimmed.endswith("..."):
+        return "ellipsis", "..."
+    if trimmed and trimmed[-1] in _END_CHARS:
+        return _END_CHARS[trimmed[-1]], trimmed[-1]
+    return None
+
+
+def _trimmed(text: str) -> str:
+    return text.rstrip(_CLOSERS)
+
+
+def _full_width_end(ctx: EntryContext, end: tuple[str, str]) -> Iterator[str]:
+    name, char = end
+    ascii_form, wide_form = _ENDS.get(name, (char, char))
+    before = _trimmed(ctx.target_markup.text)[:-1].rstrip()
+    if ctx.language in _FULL_WIDTH_LANGUAGES and char == ascii_form != wide_form:
+        if before and not before[-1].isascii():
+            yield f"sentence end {char!r} should be full-width {wide_form!r} in {ctx.locale}"
+    elif ctx.language not in _FULL_WIDTH_LANGUAGES and char == wide_form != ascii_form:
+        yield f"sentence end {char!r} is full-width: write {ascii_form!r} in {ctx.locale}"
+
+
+@check("whitespace")
+def whitespace(ctx: EntryContext) -> Iterator[str]:
+    """Leading and trailing whitespace as in the source (it becomes indentation or breaks)."""
+    for where, pattern in (("leading", r"^\s*"), ("trailing", r"\s*$")):
+        source = re.search(pattern, ctx.source).group(0)  # type: ignore[union-attr]
+        target = re.search(pattern, ctx.target).group(0)  # type: ignore[union-attr]
+        if source != target:
+            yield f"{where} whitespace changed: {source!r} → {target!r}"
+
+
+@check("spacing", severity="warning")
+def spacing(ctx: EntryContext) -> Iterator[str]:
+    """No doubled spaces between words that the source does not have."""
+    target = _DOUBLE_SPACE_RE.finditer(ctx.target_markup.masked)
+    extra = len(list(target)) - len(_DOUBLE_SPACE_RE.findall(ctx.source_markup.masked))
+    if extra > 0:
+        first = next(_DOUBLE_SPACE_RE.finditer(ctx.target_markup.masked))
+        context = ctx.target_markup.masked[max(0, first.start() - 12) : first.end() + 12]
+        yield f"doubled space: {context.strip()!r}"
+
+
+@check("repeated-word", severity="warning")
+def repeated_word(ctx: EntryContext) -> Iterator[str]:
+    """No word written twice in a row ("the the") unless the source does the same."""
+    allowed = _ALLOWED_REPEATS.get(ctx.language, set())
+    source = len(_REPEATED_WORD_RE.findall(ctx.source_markup.text))
+    repeats = [
+        m.group(0)
+        for m in _REPEATED_WORD_RE.finditer(ctx.target_markup.text)
+        if m.group(1).casefold() not in allowed
+    ]
+    for repeat in repeats[source:]:
+        yield f"repeated word: {repeat!r}"
+
+
+@check("brackets")
+def brackets(ctx: EntryContext) -> Iterator[str]:
+    """Brackets and quotation marks open and close as often as in the source."""
+    source, target = _folded(ctx.source_markup.text), _folded(ctx.target_markup.text)
+    for opener, closer in _BRACKETS.items():
+        balance = _balance(target, opener, closer)
+        if balance != _balance(source, opener, closer):
+            yield f"unbalanced {opener}{closer}: {_describe(balance)}"
+    if quote_imbalance(target) > quote_imbalance(source):
+        yield "unbalanced quotation marks: an opening or closing mark is missing"
+    if target.count('"') % 2 > source.count('"') % 2:
+        yield 'unbalanced "": an odd number of straight quotes'
+
+
+def quote_imbalance(text: str) -> int:
+    """Unmatched quotation marks under the convention that fits ``text`` best.
+
+    ``“`` opens in English and closes in German, so each convention is tried in turn.
+
+    >>> quote_imbalance("„Helios“"), quote_imbalance("“Helios”"), quote_imbalance("„Helios")
+    (0, 0, 1)
+    """
+    marks = _DOUBLE_QUOTE_RE.findall(text)
+    if not marks:
+        return 0
+    return min(_imbalance_under(marks, style) for style in _QUOTE_STYLES)
+
+
+def _imbalance_under(marks: list[str], style: tuple[str, ...]) -> int:
+    known = "".join(style)
+    unmatched = sum(1 for c in marks if c not in known)
+    for opener, closer in style:
+        if opener == closer:
+            unmatched += marks.count(opener) % 2
+        else:
+            unmatched += abs(marks.count(opener) - marks.count(closer))
+    return unmatched
+
+
+def _folded(text: str) -> str:
+    """Full-width brackets count as their ASCII forms."""
+    return text.translate(_FOLD_BRACKETS) if _FULL_WIDTH_BRACKET_RE.search(text) else text
+
+
+def _balance(text: str, opener: str, closer: str) -> int:
+    return text.count(opener) - text.count(closer)
+
+
+def _describe(balance: int) -> str:
+    if balance > 0:
+        return f"{balance} more opened than closed"
+    return f"{-balance} more closed than opened"
+
+
+@check("quotes", severity="warning")
+def quotes(ctx: EntryContext) -> Iterator[str]:
+    """Quotation marks are the target language's own (“” in English, „“ in German, «» in Russian)."""
+    own = QUOTES.get(ctx.language)
+    if own is None:
+        return
+    foreign = sorted({c for c in ctx.target_markup.text if c in _DOUBLE_QUOTES} - set(own))
+    if foreign:
+        yield (
+            f"quotation marks {''.join(foreign)} are not used in {ctx.locale}: "
+            f"write {own[0]}…{own[1]}"
+        )

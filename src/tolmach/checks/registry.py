@@ -1,0 +1,166 @@
+"""The check registry: small declared functions with a name, a severity and a title.
+
+A check is a function ``(ctx: EntryContext) -> Iterable[str]`` that yields one message
+per problem it sees in a single translation. ``@check`` records it in :data:`CHECKS`;
+the first line of its docstring is the explanation ``tolmach check --list`` shows.
+
+Most checks look at each published translation. Checks declared with
+``per="catalog"`` (untranslated, fuzzy, obsolete) see every entry, and the runner sums
+their hits into one finding per catalog, because one finding per empty entry would bury
+everything else.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Any, Literal
+
+import polib
+
+from tolmach.checks.inline import InlineMarkup, inline_markup
+
+__all__ = [
+    "CHECKS",
+    "Check",
+    "CheckError",
+    "EntryContext",
+    "Finding",
+    "Severity",
+    "check",
+    "parse_kind",
+]
+
+Severity = Literal["error", "warning"]
+SEVERITIES: tuple[Severity, ...] = ("error", "warning")
+CheckFunction = Callable[["EntryContext"], Iterable[str]]
+
+
+@dataclass(frozen=True)
+class Check:
+    """One registered check."""
+
+    name: str
+    severity: Severity
+    explanation: str
+    function: CheckFunction
+    per: Literal["entry", "catalog"] = "entry"
+    summary: str = "{n} entries"  # catalog checks: how the count reads
+
+
+CHECKS: dict[str, Check] = {}
+
+
+def check(
+    name: str,
+    severity: Severity = "error",
+    *,
+    per: Literal["entry", "catalog"] = "entry",
+    summary: str = "{n} entries",
+) -> Callable[[CheckFunction], CheckFunction]:
+    """Register the decorated function as the check ``name``."""
+    if severity not in SEVERITIES:
+        raise ValueError(f"check {name!r}: severity must be one of {SEVERITIES}")
+
+    def register(function: CheckFunction) -> CheckFunction:
+        if name in CHECKS:
+            raise ValueError(f"check {name!r} is registered twice")
+        doc = (function.__doc__ or "").strip().splitlines()
+        if not doc:
+            raise ValueError(f"check {name!r} needs a docstring: its first line explains it")
+        CHECKS[name] = Check(name, severity, doc[0].strip(), function, per, summary)
+        return function
+
+    return register
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One problem found in one catalog, at the line where its entry starts."""
+
+    path: str
+    line: int
+    check: str
+    severity: Severity
+    message: str
+    msgid: str = ""
+    waived: bool = False
+
+    def __str__(self) -> str:
+        severity = "waived" if self.waived else self.severity
+        return f"{self.path}:{self.line}: {severity}: [{self.check}] {self.message}"
+
+
+class CheckError(Exception):
+    """Input the checks cannot work with: it names the file and the line."""
+
+    def __init__(self, path: str, line: int, message: str) -> None:
+        super().__init__(f"{path}:{line}: {message}")
+        self.path = path
+        self.line = line
+        self.message = message
+
+
+_KIND_RE = re.compile(r"^\s*(heading(?: \d)?|table cell|paragraph|list item|blockquote|footnote)\b")
+
+
+def parse_kind(comment: str | None) -> str | None:
+    """The block type from an extracted comment such as ``table cell, under "X"``.
+
+    >>> parse_kind('table cell, under "Results"')
+    'table cell'
+    >>> parse_kind("heading 2")
+    'heading 2'
+    """
+    for line in (comment or "").splitlines():
+        match = _KIND_RE.match(line)
+        if match:
+            return match.group(1)
+    return None
+
+
+@dataclass(frozen=True)
+class EntryContext:
+    """What a check sees: one source string, one translation of it and where it lives."""
+
+    source: str
+    target: str
+    locale: str
+    source_locale: str = "ru"
+    kind: str | None = None
+    termbase: Any = None
+    entry: polib.POEntry | None = field(default=None, compare=False)
+
+    @property
+    def language(self) -> str:
+        """The target language without region: ``zh_CN`` → ``zh``."""
+        return language_of(self.locale)
+
+    @property
+    def source_language(self) -> str:
+        return language_of(self.source_locale)
+
+    @property
+    def is_heading(self) -> bool:
+        return bool(self.kind and self.kind.startswith("heading"))
+
+    @property
+    def is_table_cell(self) -> bool:
+        return self.kind == "table cell"
+
+    @cached_property
+    def source_markup(self) -> InlineMarkup:
+        """The inline parse of the source, shared by every check of this entry."""
+        return inline_markup(self.source)
+
+    @cached_property
+    def target_markup(self) -> InlineMarkup:
+        """The inline parse of the translation, shared by every check of this entry."""
+        return inline_markup(self.target)
+
+
+def language_of(locale: str) -> str:
+    """``zh_CN``, ``zh-Hans`` and ``ZH`` all name the language ``zh``."""
+    return re.split(r"[_\-@.]", locale.strip(), maxsplit=1)[0].lower()

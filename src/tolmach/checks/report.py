@@ -1,0 +1,106 @@
+"""Showing findings: to people (grouped per file, waivers apart, a summary) and as JSON.
+
+The human form puts each finding on one ``path:line: severity: [check] message`` line,
+which editors and terminals turn into a jump to the entry.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Sequence
+from dataclasses import asdict
+
+from rich.console import Console
+from rich.markup import escape
+from rich.table import Table
+
+from tolmach.checks.config import CheckConfig
+from tolmach.checks.registry import CHECKS, Finding, Severity
+
+__all__ = ["has_errors", "list_checks", "render_human", "render_json", "summarize"]
+
+JSON_SCHEMA_VERSION = 1
+_COUNTS = ("errors", "warnings", "waived")
+_STYLE = {"error": "bold red", "warning": "yellow", "waived": "dim"}
+
+
+def list_checks(config: CheckConfig | None = None) -> list[tuple[str, Severity, str]]:
+    """``(name, severity, explanation)`` of every enabled check, severities as configured."""
+    config = config or CheckConfig()
+    return [
+        (name, config.severity_of(name), check.explanation)
+        for name, check in CHECKS.items()
+        if config.enabled(name)
+    ]
+
+
+def has_errors(findings: Iterable[Finding]) -> bool:
+    """True when an error is not waived: ``tolmach check`` exits 1, ``build --strict`` stops."""
+    return any(f.severity == "error" and not f.waived for f in findings)
+
+
+def summarize(findings: Iterable[Finding], paths: Iterable[str] = ()) -> dict[str, dict[str, int]]:
+    """Errors, warnings and waived findings per file; ``paths`` adds clean files as zeros."""
+    summary: dict[str, dict[str, int]] = {p: dict.fromkeys(_COUNTS, 0) for p in paths}
+    for finding in findings:
+        counts = summary.setdefault(finding.path, dict.fromkeys(_COUNTS, 0))
+        key = "waived" if finding.waived else f"{finding.severity}s"
+        counts[key] += 1
+    return summary
+
+
+def render_human(findings: Sequence[Finding], console: Console, paths: Sequence[str] = ()) -> None:
+    """Findings grouped per file, then the waivers, then a summary table.
+
+    ``paths`` names every file checked, so clean ones appear in the table too.
+    """
+    if not findings:
+        console.print("No findings.")
+    active = [f for f in findings if not f.waived]
+    waived = [f for f in findings if f.waived]
+    for path in _paths(active):
+        console.print(f"[bold]{escape(path)}[/bold]")
+        for finding in (f for f in active if f.path == path):
+            console.print(_line(finding), highlight=False, soft_wrap=True)
+        console.print()
+    if waived:
+        console.print("[bold]Waived (flags ignore-<check>)[/bold]")
+        for finding in waived:
+            console.print(_line(finding), highlight=False, soft_wrap=True)
+        console.print()
+    if findings or paths:
+        console.print(_summary_table(summarize(findings, paths)))
+
+
+def render_json(findings: Sequence[Finding], paths: Sequence[str] = ()) -> str:
+    """A stable document for CI and editors: every finding, and counts per file and in all."""
+    summary = summarize(findings, paths)
+    totals = {key: sum(c[key] for c in summary.values()) for key in _COUNTS}
+    document = {
+        "version": JSON_SCHEMA_VERSION,
+        "findings": [asdict(f) for f in findings],
+        "summary": {"files": summary, "total": totals},
+    }
+    return json.dumps(document, ensure_ascii=False, indent=2)
+
+
+def _paths(findings: Iterable[Finding]) -> list[str]:
+    return list(dict.fromkeys(f.path for f in findings))
+
+
+def _line(finding: Finding) -> str:
+    style = _STYLE["waived" if finding.waived else finding.severity]
+    return f"[{style}]{escape(str(finding))}[/{style}]"
+
+
+def _summary_table(summary: dict[str, dict[str, int]]) -> Table:
+    table = Table(title="tolmach check", title_justify="left")
+    table.add_column("file")
+    for column in _COUNTS:
+        table.add_column(column, justify="right")
+    for path, counts in summary.items():
+        table.add_row(escape(path), *(str(counts[k]) for k in _COUNTS))
+    if len(summary) > 1:
+        totals = [str(sum(c[k] for c in summary.values())) for k in _COUNTS]
+        table.add_row("[bold]total[/bold]", *totals)
+    return table
