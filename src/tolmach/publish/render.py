@@ -1,0 +1,199 @@
+"""Markdown → HTML that is safe to publish even when a translation is hostile.
+
+A localized page is the author's skeleton with translators' text poured into its
+slots, so the rendered page cannot tell trusted bytes from untrusted ones. The
+renderer therefore trusts neither:
+
+* raw HTML is **disabled** (``html=False``): a ``<script>`` or ``<img onerror=…>`` typed
+  into a msgstr comes out as visible, escaped text. We chose this over sanitizing the
+  output (e.g. with nh3) because it needs no extra dependency and no allowlist to keep
+  up to date, and a translator cannot add markup the author did not write anyway. The
+  price: raw HTML in a *source* article is shown as text too;
+* a link or image destination must be relative or use an allowed scheme (``http``,
+  ``https``, ``mailto``); ``javascript:``, ``vbscript:``, ``data:`` and anything else are
+  refused after decoding as a browser would, and the Markdown stays as plain text;
+* attribute values (titles, alt text) are escaped by markdown-it itself;
+* table alignment becomes a class instead of a ``style`` attribute, so pages can
+  forbid inline styles in their Content-Security-Policy.
+
+Untranslated passages can be marked with the source language (``lang``/``dir``) and
+the class ``untranslated``, which screen readers and the stylesheet both use.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from urllib.parse import unquote
+
+from markdown_it import MarkdownIt
+from markdown_it.token import Token
+from mdit_py_plugins.footnote import footnote_plugin
+from mdit_py_plugins.front_matter import front_matter_plugin
+
+__all__ = [
+    "ALLOWED_SCHEMES",
+    "Fallback",
+    "content_security_policy",
+    "plain_text",
+    "publishing_parser",
+    "render_markdown",
+    "safe_destination",
+    "segment_key",
+]
+
+ALLOWED_SCHEMES = frozenset({"http", "https", "mailto"})
+_SCHEME_RE = re.compile(r"^([a-z][a-z0-9+.\-]*):")
+# What a browser ignores in a URL before it reads the scheme: controls, spaces, tabs,
+# newlines; we also drop invisible format characters a human would not see.
+_IGNORED_RE = re.compile(r"[\x00-\x20\x7f-\x9f\u00ad\u200b-\u200f\u2028\u2029\u2060\ufeff]+")
+_WHITESPACE_RE = re.compile(r"\s+")
+_ALIGN_RE = re.compile(r"^text-align:(left|right|center)$")
+
+
+@dataclass(frozen=True)
+class Fallback:
+    """Passages shown in the source language: their texts (see :func:`segment_key`),
+    and the language tag and direction to mark them with."""
+
+    texts: frozenset[str]
+    lang: str
+    direction: str = "ltr"
+
+
+def safe_destination(url: str) -> bool:
+    """Whether a link or image destination may appear in a published page.
+
+    markdown-it calls this with the destination already entity-decoded and
+    percent-encoded; we undo the percent-encoding too, so no spelling of a
+    script-running scheme slips through.
+
+    >>> safe_destination("https://example.org/a?b=c")
+    True
+    >>> safe_destination("../de/guide.html#intro")
+    True
+    >>> safe_destination("JaVa%09Script:alert(1)")
+    False
+    >>> safe_destination("data:image/png;base64,AAAA")
+    False
+    """
+    decoded = _IGNORED_RE.sub("", unquote(url)).lower()
+    match = _SCHEME_RE.match(decoded)
+    if match is None:
+        # No scheme: relative, fragment or protocol-relative. A colon before the first
+        # slash would make a browser read a scheme after all.
+        head = decoded.split("/", 1)[0].split("?", 1)[0].split("#", 1)[0]
+        return ":" not in head
+    return match.group(1) in ALLOWED_SCHEMES
+
+
+def publishing_parser() -> MarkdownIt:
+    """The extraction parser's syntax (CommonMark, tables, front matter, footnotes),
+    with raw HTML off and links checked by :func:`safe_destination`."""
+    md = MarkdownIt("commonmark", {"html": False}).enable("table")
+    md.use(front_matter_plugin).use(footnote_plugin)
+    md.validateLink = safe_destination  # type: ignore[method-assign]
+    md.add_render_rule("table_open", _table_open)
+    md.add_render_rule("table_close", _table_close)
+    return md
+
+
+def render_markdown(text: str, fallback: Fallback | None = None) -> str:
+    """The HTML body of a Markdown document; ``fallback`` marks untranslated passages."""
+    md = _parser()
+    tokens = md.parse(text, {})
+    _align_by_class(tokens)
+    if fallback is not None:
+        _mark_fallbacks(tokens, fallback)
+    return md.renderer.render(tokens, md.options, {})
+
+
+def plain_text(markdown_inline: str) -> str:
+    """The words of an inline Markdown fragment, for ``<title>`` and link labels.
+
+    >>> plain_text("ROCm **7**: `hipcc` and [docs](https://example.org)")
+    'ROCm 7: hipcc and docs'
+    """
+    tokens = _parser().parseInline(markdown_inline, {})
+    return _WHITESPACE_RE.sub(" ", "".join(_texts(tokens))).strip()
+
+
+def content_security_policy(live_reload: str | None = None) -> str:
+    """Defence in depth for every page: even markup that slipped through the renderer
+    could load and run nothing. Only a preview allows its own live-reload script."""
+    own = "'self'" if live_reload else "'none'"
+    return (
+        f"default-src 'none'; script-src {own}; connect-src {own}; style-src 'self'; "
+        "img-src 'self' https: http:; base-uri 'none'; form-action 'none'"
+    )
+
+
+def segment_key(text: str) -> str:
+    """A segment's text as the rendered inline token holds it, for matching the two:
+    whitespace runs collapsed, table-cell pipes unescaped."""
+    return _WHITESPACE_RE.sub(" ", text.replace("\\|", "|")).strip()
+
+
+# --- internals ---------------------------------------------------------------------
+
+_PARSER: MarkdownIt | None = None
+
+
+def _parser() -> MarkdownIt:
+    global _PARSER
+    if _PARSER is None:
+        _PARSER = publishing_parser()
+    return _PARSER
+
+
+def _table_open(self, tokens, idx, options, env) -> str:
+    """Tables scroll sideways inside a wrapper instead of widening the page."""
+    return '<div class="table-wrap">\n' + self.renderToken(tokens, idx, options, env)
+
+
+def _table_close(self, tokens, idx, options, env) -> str:
+    return self.renderToken(tokens, idx, options, env) + "</div>\n"
+
+
+def _align_by_class(tokens: list[Token]) -> None:
+    for token in tokens:
+        if token.type in ("th_open", "td_open"):
+            match = _ALIGN_RE.match(str(token.attrs.get("style", "")))
+            if match:
+                del token.attrs["style"]
+                token.attrJoin("class", f"align-{match.group(1)}")
+
+
+def _mark_fallbacks(tokens: list[Token], fallback: Fallback) -> None:
+    """Put the source language on blocks whose text was not translated.
+
+    A visible block (paragraph, heading, cell) gets the attributes itself; a paragraph
+    hidden by a tight list gets a ``<span>`` around its content instead.
+    """
+    for index, token in enumerate(tokens):
+        if token.type != "inline" or segment_key(token.content) not in fallback.texts:
+            continue
+        opener = tokens[index - 1] if index else None
+        if opener is not None and opener.nesting == 1 and not opener.hidden:
+            _set_language(opener, fallback)
+        else:
+            span_open = Token("span_open", "span", 1)
+            _set_language(span_open, fallback)
+            token.children = [span_open, *(token.children or []), Token("span_close", "span", -1)]
+
+
+def _set_language(token: Token, fallback: Fallback) -> None:
+    token.attrSet("lang", fallback.lang)
+    token.attrSet("dir", fallback.direction)
+    token.attrJoin("class", "untranslated")
+
+
+def _texts(tokens: Iterable[Token]) -> Iterable[str]:
+    for token in tokens:
+        if token.type in ("text", "code_inline"):
+            yield token.content
+        elif token.type in ("softbreak", "hardbreak"):
+            yield " "
+        elif token.children:
+            yield from _texts(token.children)
