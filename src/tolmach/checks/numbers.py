@@ -6,7 +6,8 @@ decimal comma or point, German writes ``3,8`` and groups thousands with ``.``, E
 the other way round. A token with one separator followed by exactly three digits is
 ambiguous (``1.742``); Babel reads it the way the locale would, so ``1.742`` in a German
 translation is one thousand seven hundred and forty-two and is reported. Percent signs,
-``x`` multipliers and Latin unit letters glued to a number (``70B``) must stay.
+``x`` multipliers and Latin unit letters glued to a number (``70B``) must stay, or a
+magnitude suffix (K, M, B, T) be spelled out ("70 billion", "70 Milliarden").
 Numbers written as words ("three", "трёхкратный") are out of scope, and so are signs: a
 hyphen before a digit is far more often a range or a compound (``5-летнюю``).
 """
@@ -50,6 +51,16 @@ _PERCENT_WORD_RE = re.compile(
     r"\s?(?:percent|per cent|prozent|pour cent|por ciento|процент)", re.IGNORECASE
 )
 _UNIT_RE = re.compile(r"[A-Za-z]{1,4}(?![A-Za-z])")
+# A magnitude suffix (70B parameters) may be spelled out: "70 billion", "70 Milliarden".
+_MAGNITUDE_WORDS = {
+    marker: re.compile(rf"[\u00a0\u202f -]?(?:{words})", re.IGNORECASE)
+    for marker, words in {
+        "K": r"thousand|Tausend|тыс|千",
+        "M": r"million|Million|Mio\.|млн|百万",
+        "B": r"billion|Milliarde|Mrd\.|млрд|十亿",
+        "T": r"trillion|Billion|Bio\.|трлн|万亿",
+    }.items()
+}
 
 
 @dataclass(frozen=True)
@@ -201,7 +212,9 @@ def _marker_kept(source: NumberToken, target: NumberToken) -> Iterator[str]:
         if not _MULTIPLIER_WORD_RE.match(target.after):
             yield f"multiplier lost: {source.text}x → {target.text}"
     elif not re.match(rf"[\u00a0\u202f ]?-?{re.escape(source.marker)}(?![a-z])", target.after):
-        yield f"unit lost: {source.text}{source.marker} → {target.text}"
+        words = _MAGNITUDE_WORDS.get(source.marker)
+        if not (words and words.match(target.after)):
+            yield f"unit lost: {source.text}{source.marker} → {target.text}"
 
 
 def _explain_unmatched(
