@@ -16,7 +16,9 @@ venv: $(STAMP)
 run: $(STAMP)
 	$(BIN)/tolmach extract
 	$(BIN)/tolmach update
-	$(BIN)/tolmach build
+	$(BIN)/tolmach check
+	$(BIN)/tolmach build --strict
+	$(BIN)/tolmach publish
 	$(BIN)/tolmach stats
 
 test: $(STAMP)

@@ -1,0 +1,125 @@
+"""Files at the edges: safe reading of sources, atomic writing, one process per project.
+
+Every file tolmach writes appears whole or not at all (a temporary file in the same
+folder, flushed to disk, then renamed over the target), and a file whose bytes would
+not change is not touched at all, so timestamps and diffs stay quiet.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import fcntl
+import os
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+
+__all__ = [
+    "MAX_SOURCE_BYTES",
+    "ProjectLocked",
+    "SourceError",
+    "ensure_inside",
+    "project_lock",
+    "read_source",
+    "write_atomic",
+]
+
+#: Sources above this size are refused: a Markdown article is never this large, and
+#: the whole file is parsed in memory (about 30 times its size at peak).
+MAX_SOURCE_BYTES = 16 * 1024 * 1024
+
+
+class SourceError(Exception):
+    """A source file that cannot be read as Markdown; says which file and line."""
+
+    def __init__(self, path: Path | str, line: int | None, message: str):
+        self.path, self.line, self.message = str(path), line, message
+        super().__init__(f"{path}:{line}: {message}" if line else f"{path}: {message}")
+
+
+class ProjectLocked(Exception):
+    """Another tolmach process holds the project lock."""
+
+
+def read_source(path: Path) -> str:
+    """The text of a Markdown source: UTF-8 (BOM allowed), not binary, not huge."""
+    try:
+        size = path.stat().st_size
+    except FileNotFoundError:
+        raise SourceError(path, None, "no such file") from None
+    if size > MAX_SOURCE_BYTES:
+        raise SourceError(
+            path,
+            None,
+            f"file is {size / 2**20:.1f} MiB; the limit is {MAX_SOURCE_BYTES // 2**20} MiB",
+        )
+    data = path.read_bytes()
+    if b"\0" in data[:8192] and data.count(b"\0") > 8:
+        line = data.count(b"\n", 0, data.index(b"\0")) + 1
+        raise SourceError(path, line, "binary file (NUL bytes), not Markdown text")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        raise SourceError(path, line, f"not valid UTF-8 (byte 0x{data[exc.start]:02x})") from None
+
+
+def write_atomic(path: Path, text: str) -> bool:
+    """Write ``text`` (UTF-8) to ``path`` atomically; return False if it was already so."""
+    data = text.encode("utf-8")
+    try:
+        if path.read_bytes() == data:
+            return False
+    except FileNotFoundError:
+        pass
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.chmod(tmp, 0o644)
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(tmp)
+        raise
+    return True
+
+
+def ensure_inside(base: Path, target: Path, what: str) -> Path:
+    """Refuse a path that would land outside ``base`` (``../``, absolute, symlink tricks)."""
+    resolved_base = base.resolve()
+    resolved = target.resolve()
+    if resolved != resolved_base and resolved_base not in resolved.parents:
+        raise ValueError(f"{what} {str(target)!r} would be written outside {base.name}/")
+    return target
+
+
+@contextlib.contextmanager
+def project_lock(root: Path) -> Iterator[None]:
+    """Hold an exclusive lock on the project while catalogs and outputs are written."""
+    lock_dir = root / ".tolmach-cache"
+    lock_dir.mkdir(exist_ok=True)
+    handle = open(lock_dir / "lock", "a+")
+    try:
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError as exc:
+            if exc.errno in (errno.EAGAIN, errno.EACCES):
+                handle.seek(0)
+                holder = handle.read().strip() or "another process"
+                raise ProjectLocked(
+                    f"another tolmach process ({holder}) is working on this project; "
+                    "wait for it to finish and run the command again"
+                ) from None
+            raise
+        handle.seek(0)
+        handle.truncate()
+        handle.write(f"pid {os.getpid()}")
+        handle.flush()
+        yield
+    finally:
+        handle.close()

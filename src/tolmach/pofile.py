@@ -1,0 +1,571 @@
+"""Read, format and write gettext catalogs.
+
+polib parses well but reports errors vaguely and wraps long strings its own
+way.  Here a catalog is checked first, so that every error names its file and
+line, and written back wrapped exactly as GNU msgcat, msgmerge and Poedit wrap
+it: a catalog edited in Poedit and rewritten by tolmach keeps its line breaks.
+
+GNU gettext wraps with the Unicode line breaking algorithm of libunistring
+(UAX #14, pair-table form): a line may break after spaces, after `\\n`, after
+hyphens, between CJK ideographs, and so on; a string that does not fit on its
+``msgid "`` line is written as ``msgid ""`` followed by continuation lines.
+"""
+
+from __future__ import annotations
+
+import itertools
+import os
+import re
+import secrets
+import stat
+import unicodedata
+from functools import lru_cache
+from pathlib import Path
+
+import polib
+
+DEFAULT_WIDTH = 79
+
+
+class CatalogError(Exception):
+    """A catalog that cannot be used, with the place of the problem."""
+
+    def __init__(self, path: Path | str, line: int | None, message: str) -> None:
+        self.path = Path(path)
+        self.line = line
+        self.message = message
+        super().__init__(str(self))
+
+    def __str__(self) -> str:
+        where = f"{self.path}:{self.line}" if self.line is not None else f"{self.path}"
+        return f"{where}: {self.message}"
+
+
+# ---------------------------------------------------------------- reading
+
+_ESCAPES = {"\\": "\\", '"': '"', "n": "\n", "t": "\t", "r": "\r", "v": "\v", "b": "\b", "f": "\f"}
+_QUOTED = re.compile(r'"[^"\\]*(?:\\[\\"ntrvbf][^"\\]*)*"')
+_STRING = re.compile(r'"((?:[^"\\]|\\.)*)(")?(.*)$')  # body, closing quote, rest
+_ESCAPE_IN = re.compile(r"\\(.)")
+_CHARSET = re.compile(rb"charset=([^\\\"\s;]+)", re.IGNORECASE)
+_FIELD = re.compile(r"(msgctxt|msgid_plural|msgid|msgstr(?:\[\d+\])?)(?![\w\[])[ \t]*(.*)")
+
+
+def read_po(path: Path) -> polib.POFile:
+    """Parse a UTF-8 catalog into polib objects; refuse broken ones at the bad line.
+
+    tolmach reads the file itself, checking each line as it builds the entries:
+    polib's parser took two seconds for a catalog of 50,000 entries and reports
+    errors without saying what is wrong.
+    """
+    path = Path(path)
+    try:
+        data = path.read_bytes()
+    except OSError as error:
+        raise CatalogError(path, None, f"cannot read: {error.strerror or error}") from error
+    text = _decode_catalog(data, path)
+    po = polib.POFile(wrapwidth=DEFAULT_WIDTH)
+    po.fpath = str(path)
+    _Reader(po, path).read(text)
+    return po
+
+
+def _decode_catalog(data: bytes, path: Path) -> str:
+    """Refuse binary files and charsets other than UTF-8, before decoding."""
+    nul = data.find(b"\0")
+    if nul >= 0:
+        message = "binary data (NUL byte): not a PO file"
+        raise CatalogError(path, data.count(b"\n", 0, nul) + 1, message)
+    declared = _CHARSET.search(data, 0, data.find(b"\n\n") % (len(data) + 1))  # header
+    charset = declared.group(1).decode("ascii", "replace") if declared else "UTF-8"
+    if charset.upper().replace("_", "-") not in ("UTF-8", "UTF8", "CHARSET", "ASCII"):
+        message = f"charset {charset} is not supported; convert with `msgconv --to-code=UTF-8`"
+        raise CatalogError(path, data.count(b"\n", 0, declared.start()) + 1, message)
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        line = data.count(b"\n", 0, error.start) + 1
+        raise CatalogError(path, line, "invalid UTF-8: not a text catalog") from error
+
+
+def _string_problem(token: str) -> str:
+    """What is wrong with a quoted string that does not parse."""
+    match = _STRING.match(token)
+    if not match:
+        return f"unexpected text: {token[:40]!r}"
+    if not match.group(2):
+        return "unterminated string (missing closing quote)"
+    if match.group(3).strip():
+        return "unexpected text after the closing quote"
+    bad = next(e.group(1) for e in _ESCAPE_IN.finditer(match.group(1)) if e.group(1) not in _ESCAPES)
+    return f"bad escape sequence \\{bad}"
+
+
+class _Reader:
+    """Builds polib entries from the checked lines of a catalog, one pass."""
+
+    def __init__(self, po: polib.POFile, path: Path) -> None:
+        self.po, self.path = po, path
+        self.seen: dict[tuple[bool, str | None, str], int] = {}
+        self.entry: dict = {}
+        self.field = ""  # the string field that a "..." line continues
+        self.number = 0
+
+    def fail(self, message: str, number: int | None = None) -> CatalogError:
+        return CatalogError(self.path, number or self.number, message)
+
+    def read(self, text: str) -> None:
+        for self.number, raw in enumerate(text.splitlines(), start=1):
+            line = raw.strip()
+            if not line:
+                continue
+            if line[0] == '"' and self.field:
+                self.entry[self.field] += self.unquote(line)
+            elif line[0] != "#":
+                self.string_line(line, obsolete=False, previous=False)
+            elif line[1:2] not in ("~", "|"):
+                self.comment_line(line)
+            else:
+                obsolete = line[1] == "~"
+                body = line[2:].lstrip()
+                previous = not obsolete or body.startswith("|")
+                body = body[1:].lstrip() if obsolete and previous else body
+                if body:
+                    self.string_line(body, obsolete and not previous, previous)
+        self.finish()
+
+    def comment_line(self, line: str) -> None:
+        if "msgid" in self.entry:
+            if "has_msgstr" not in self.entry:
+                raise self.fail("comment between msgid and msgstr")
+            self.finish()
+        kind, text = line[1:2], line[2:].removeprefix(" ")
+        key = {".": "comment", ":": "occurrences", ",": "flags"}.get(kind, "tcomment")
+        if key == "tcomment":
+            text = line[1:].removeprefix(" ")
+        if key == "occurrences":
+            self.entry.setdefault(key, []).extend(map(_occurrence, text.split()))
+        elif key == "flags":
+            self.entry.setdefault(key, []).extend(f.strip() for f in text.split(",") if f.strip())
+        else:
+            self.entry.setdefault(key, []).append(text)
+
+    def string_line(self, line: str, obsolete: bool, previous: bool) -> None:
+        if line.startswith('"'):
+            if not self.field:
+                raise self.fail("string without a keyword before it")
+            self.entry[self.field] += self.unquote(line)
+            return
+        field = _FIELD.match(line)
+        if not field:
+            raise self.fail(f"unexpected text: {line[:40]!r}")
+        self.start_field(("previous_" if previous else "") + field.group(1), obsolete)
+        self.entry[self.field] = self.unquote(field.group(2))
+
+    def unquote(self, token: str) -> str:
+        """The value of a quoted string; a precise error when it is malformed."""
+        if not _QUOTED.fullmatch(token):
+            raise self.fail(_string_problem(token))
+        body = token[1:-1]
+        return _ESCAPE_IN.sub(_unescape, body) if "\\" in body else body
+
+    def start_field(self, field: str, obsolete: bool) -> None:
+        opens_entry = field in ("msgctxt", "msgid") or field.startswith("previous_")
+        if opens_entry and "msgid" in self.entry:
+            self.finish()
+        if field in self.entry:
+            raise self.fail(f"{field} repeated in one entry")
+        if field.startswith("msgstr") or field == "msgid_plural":
+            if "msgid" not in self.entry:
+                raise self.fail(f"{field.split('[')[0]} without msgid")
+            if "has_msgstr" in self.entry and field == "msgid_plural":
+                raise self.fail("msgid_plural after msgstr")
+        if field == "msgid":
+            self.entry["line"] = self.number
+        if field.startswith("msgstr"):
+            self.entry["has_msgstr"] = True
+        if not field.startswith("previous_"):
+            self.entry["obsolete"] = obsolete
+        self.field = field
+
+    def finish(self) -> None:
+        entry, self.entry, self.field = self.entry, {}, ""
+        if "msgid" not in entry:
+            return
+        if "has_msgstr" not in entry:
+            raise self.fail("missing msgstr after msgid", entry["line"])
+        key = (entry["obsolete"], entry.get("msgctxt"), entry["msgid"])
+        if key in self.seen:
+            message = f"duplicate message definition (first defined at line {self.seen[key]})"
+            raise self.fail(message, entry["line"])
+        self.seen[key] = entry["line"]
+        if entry["msgid"] == "" and entry.get("msgctxt") is None and not entry["obsolete"]:
+            self.read_header(entry)
+        else:
+            self.po.append(self.make_entry(entry))
+
+    def make_entry(self, entry: dict) -> polib.POEntry:
+        plural = {int(key[7:-1]): value for key, value in entry.items() if key[:7] == "msgstr["}
+        if plural and "msgid_plural" not in entry or "msgid_plural" in entry and not plural:
+            raise self.fail("msgstr[N] goes with msgid_plural, msgstr without", entry["line"])
+        made = polib.POEntry(
+            msgid=entry["msgid"],
+            msgstr=entry.get("msgstr", ""),
+            msgid_plural=entry.get("msgid_plural", ""),
+            msgstr_plural=plural,
+            msgctxt=entry.get("msgctxt"),
+            obsolete=entry["obsolete"],
+            linenum=entry["line"],
+            tcomment="\n".join(entry.get("tcomment", [])),
+            comment="\n".join(entry.get("comment", [])),
+            occurrences=entry.get("occurrences", []),
+            flags=entry.get("flags", []),
+            previous_msgctxt=entry.get("previous_msgctxt"),
+            previous_msgid=entry.get("previous_msgid"),
+            previous_msgid_plural=entry.get("previous_msgid_plural"),
+        )
+        return made
+
+    def read_header(self, entry: dict) -> None:
+        self.po.header = "\n".join(entry.get("tcomment", []))
+        self.po.metadata_is_fuzzy = entry.get("flags", [])
+        key = None
+        for line in entry.get("msgstr", "").splitlines():
+            name, colon, value = line.partition(":")
+            if colon:
+                key = name
+                self.po.metadata[key] = value.strip()
+            elif key is not None:
+                self.po.metadata[key] += "\n" + line.strip()
+
+
+def _unescape(match: re.Match[str]) -> str:
+    return _ESCAPES[match.group(1)]
+
+
+def _occurrence(reference: str) -> tuple[str, str]:
+    """``file:line`` as polib keeps it: (file, line), the line empty when absent."""
+    path, _, line = reference.rpartition(":")
+    return (path, line) if path and line.isdigit() else (reference, "")
+
+
+# ---------------------------------------------------------------- line breaking
+
+# Line break classes of UAX #14 as libunistring resolves them (AI and XX as AL,
+# CJ as NS).  _PAIRS[before][after] says whether a line may break between two
+# characters: D directly, I only when spaces come between, P never.
+_PAIRS_TABLE = """
+OP PPPPPPPPPPPPPPPPPPPPPIPI  CL DPPIIPPPPIIDDDDIIIDDPIPI  CP DPPIIIPPPIIIIIDIIIDDPIPI
+QU PPPIIIPPPIIIIIIIIIIIPIPI  GL IPPIIIPPPIIIIIIIIIIIPIPI  NS DPPIIIPPPDDDDDDIIIDDPIPI
+EX DPPIIIPPPDDDDDDIIIDDPIPI  SY DPPIIIPPPDDIDIDIIIDDPIPI  IS DPPIIIPPPDDIDDDIIIDDPIPI
+PR IPPIIIPPPDDIIIIIIIDDPIPI  PO IPPIIIPPPDDIIIDIIIDDPIPI  NU IPPIIIPPPIIIIIDIIIDDPIPI
+AL IPPIIIPPPIIIIIDIIIDDPIPI  HL IPPIIIPPPIIIIIDIIIDDPIPI  ID DPPIIIPPPDIDDDDIIIDDPIPI
+IN DPPIIIPPPDDDDDDIIIDDPIPI  HY DPPIDIPPPDDIDDDIIIDDPIPI  BA DPPIDIPPPDDDDDDIIIDDPIPI
+BB IPPIIIPPPIIIIIIIIIIIPIPI  B2 DPPIIIPPPDDDDDDIIIDPPIPI  ZW DDDDDDDDDDDDDDDDDDDDPDDD
+CM IPPIIIPPPIIIIIDIIIDDPIPI  WJ IPPIIIPPPIIIIIIIIIIIPIPI  ZWJ IPPIIIPPPIIIIIIIIIIIPIPI
+"""
+_CLASSES = _PAIRS_TABLE.split()[::2]  # the columns come in the order of the rows
+_PAIRS = {
+    name: dict(zip(_CLASSES, cells, strict=True))
+    for name, cells in zip(*[iter(_PAIRS_TABLE.split())] * 2, strict=True)
+}
+# An East Asian opening bracket (OPW) is an OP that may follow a letter or digit.
+_PAIRS["OPW"] = _PAIRS["OP"]
+for _name, _row in _PAIRS.items():
+    _row["OPW"] = "D" if _name in ("AL", "HL", "NU") else _row["OP"]
+
+# Characters whose class the Unicode general category does not tell: a class,
+# then its characters, printable ASCII as themselves, others as hex code points.
+_CLASS_LIST = """
+SP 0020  BA 0009 |  EX ! ?  QU 0022 0027  PR $ + 005c  PO %  OP ( [ {  CP ) ]  CL }
+IS , . : ;  HY -  SY /
+GL 00a0 034f 2007 2011 202f  OP 00a1 00bf 201a 201e  PO 00a2 00b0 2030-2037 20a7 20b6 20bb
+PO 20be 2103 2109 ff05 ffe0  PR 00a3-00a5 00b1 2116 2212 2213 ff04 ffe1 ffe5 ffe6
+QU 00ab 00bb 2018 2019 201b-201d 201f 2039 203a  BA 00ad 058a 2010 2012 2013 2027 2056
+BA 2058-205b 205d 205e 3000  BB 00b4  B2 2014  ZW 200b  CM 200c 3035  ZWJ 200d  IS 037e 2044
+IN 2024-2026 22ef  NS 203c 203d 2047-2049 3005 301c 303b 303c 309b-309e 30a0 30fb-30fe
+NS ff1a ff1b ff65 ff70 ff9e ff9f  WJ 2060 feff  AL 2061-2064 25fd 25fe  ID 303f
+CL 3001 3002 301e 301f ff0c ff0e ff61 ff64  EX ff01 ff1f  OPW 301d ff62
+NS 3041 3043 3045 3047 3049 3063 3083 3085 3087 308e 3095 3096 30a1 30a3 30a5 30a7 30a9
+NS 30c3 30e3 30e5 30e7 30ee 30f5 30f6 31f0-31ff ff67-ff6f
+"""
+
+
+def _parse_class_list(text: str) -> dict[str, str]:
+    """Read `_CLASS_LIST` into a character → class map."""
+    classes: dict[str, str] = {}
+    current = ""
+    for token in text.split():
+        if len(token) > 1 and token.isupper():
+            current = token
+        elif len(token) == 1:
+            classes[token] = current
+        else:
+            low, _, high = token.partition("-")
+            for code in range(int(low, 16), int(high or low, 16) + 1):
+                classes[chr(code)] = current
+    return classes
+
+
+_LISTED_CLASSES = _parse_class_list(_CLASS_LIST)
+_WIDE_RANGES = ((0x1F000, 0x1FAFF), (0xFF66, 0xFFDC))  # emoji, halfwidth kana and Hangul
+_CATEGORY_CLASSES = {"Ps": "OP", "Pe": "CL", "Pi": "QU", "Pf": "QU", "Sc": "PR", "Nd": "NU"}
+
+
+@lru_cache(maxsize=4096)
+def _break_class(char: str) -> str:
+    """The UAX #14 line break class of a character, for the scripts catalogs use."""
+    if char in _LISTED_CLASSES:
+        return _LISTED_CLASSES[char]
+    code, category = ord(char), unicodedata.category(char)
+    if 0x05D0 <= code <= 0x05F2 or 0xFB1D <= code <= 0xFB4F:
+        return "HL"
+    if category in ("Mn", "Mc", "Me", "Cc", "Cf"):
+        return "CM"
+    if category == "Zs":
+        return "BA"
+    wide = unicodedata.east_asian_width(char) in ("W", "F")
+    if wide or any(low <= code <= high for low, high in _WIDE_RANGES):
+        return {"Ps": "OPW", "Pe": "CL"}.get(category, "ID")
+    return _CATEGORY_CLASSES.get(category, "AL")
+
+
+@lru_cache(maxsize=4096)
+def _column_width(char: str) -> int:
+    """Columns a character takes on a terminal; control characters count nothing."""
+    if unicodedata.category(char) in ("Mn", "Me", "Cc", "Cf"):
+        return 0
+    return 2 if unicodedata.east_asian_width(char) in ("W", "F") else 1
+
+
+_NARROW = re.compile("[ -~\u00a0-\u00ac\u00ae-\u02ff\u0370-\u0482\u048a-\u052f\u2010-\u2027]*")
+
+
+def _column_offsets(text: str) -> list[int] | None:
+    """Column at which each character starts; None when each takes exactly one column."""
+    if _NARROW.fullmatch(text):
+        return None
+    return [0, *itertools.accumulate(map(_column_width, text))]
+
+
+@lru_cache(maxsize=65536)
+def _word_breaks(word: str) -> tuple[str, tuple[int, ...], str]:
+    """Break opportunities inside a space-free piece of escaped text (UAX #14).
+
+    Returns the class the piece starts with, the offsets where a line may break
+    before a character (never inside an escape sequence), and the class that
+    governs what may follow.  Words repeat, so the answer is cached.
+    """
+    first = _break_class(word[0])
+    last = "AL" if first == "CM" else first  # a mark without a base counts as a letter
+    hebrew_dash, escape = False, word[0] == "\\"
+    offsets: list[int] = []
+    for index in range(1, len(word)):
+        char = word[index]
+        cls = _break_class(char)
+        sealed, escape = escape, char == "\\" and not escape
+        if cls == "CM" and last != "ZW":
+            hebrew_dash = False
+            continue  # a combining mark joins the character before it
+        cls = "AL" if cls == "CM" else cls
+        may_break = last == "ZW" or (not hebrew_dash and _PAIRS[last][cls] == "D")
+        if may_break and not sealed:
+            offsets.append(index)
+        hebrew_dash = last == "HL" and cls in ("HY", "BA")  # LB21a
+        last = cls
+    return first, tuple(offsets), last
+
+
+def _break_opportunities(text: str) -> list[int]:
+    """Offsets in escaped text before which a line may break, as libunistring finds them."""
+    positions: list[int] = []
+    last, offset = "BK", 0
+    for word in text.split(" "):
+        if word:
+            first, inner, end = _word_breaks(word)
+            if last != "BK" and (first == "CM" or last == "ZW" or _PAIRS[last][first] != "P"):
+                positions.append(offset)  # after spaces, only P forbids a break
+            positions.extend([offset + inner_offset for inner_offset in inner])
+            last = end
+        offset += len(word) + 1
+    return positions
+
+
+def _break_lines(text: str, positions: list[int], width: int, start: int) -> list[int]:
+    """Greedy line filling as libunistring's width-aware breaking: the break offsets.
+
+    A piece runs from one break opportunity to the next and includes its trailing
+    spaces; it moves to a new line when it would end past ``width``.
+    """
+    columns = _column_offsets(text)
+    breaks: list[int] = []
+    last_break: int | None = None
+    line_start = -start  # where column 0 would be
+    for position in [*positions, len(text)]:
+        end = columns[position] if columns else position
+        if last_break is not None and end - line_start > width:
+            breaks.append(last_break)
+            line_start = columns[last_break] if columns else last_break
+        last_break = position
+    return breaks
+
+
+def _escape(text: str) -> str:
+    """The string as written between quotes in a PO file."""
+    return text.translate(_ESCAPE_OUT) if _NEEDS_ESCAPE.search(text) else text
+
+
+_NEEDS_ESCAPE = re.compile('[\\\\"\n\t\r\a\b\f\v]')
+_ESCAPE_OUT = str.maketrans(
+    {"\\": "\\\\", '"': '\\"', "\n": "\\n", "\t": "\\t", "\r": "\\r", "\a": "\\a"}
+    | {"\b": "\\b", "\f": "\\f", "\v": "\\v"}
+)
+
+
+# ---------------------------------------------------------------- formatting
+
+
+def format_po(po: polib.POFile, width: int = DEFAULT_WIDTH) -> str:
+    """Serialize a catalog byte for byte as GNU msgcat would (``width=0``: ``--no-wrap``).
+
+    Obsolete entries go last, each part of an entry in gettext's order; like
+    gettext, an obsolete entry without translation is dropped, it carries nothing.
+    """
+    blocks = [_format_header(po, width)]
+    blocks += [_format_entry(entry, width) for entry in po if not entry.obsolete]
+    blocks += [
+        _format_entry(entry, width) for entry in po if entry.obsolete and _first_msgstr(entry)
+    ]
+    return "\n".join(block for block in blocks if block)
+
+
+def _first_msgstr(entry: polib.POEntry) -> str:
+    """The singular translation, or the first plural form."""
+    if entry.msgid_plural:
+        return entry.msgstr_plural.get(0, entry.msgstr_plural.get("0", ""))
+    return entry.msgstr
+
+
+def _format_header(po: polib.POFile, width: int) -> str:
+    """The header entry: comments, flags and the metadata as msgstr."""
+    if not po.metadata and not po.header:
+        return ""
+    lines = [_comment_line("#", text) for text in po.header.split("\n")] if po.header else []
+    fuzzy = po.metadata_is_fuzzy
+    if fuzzy:
+        lines.append("#, " + (", ".join(fuzzy) if isinstance(fuzzy, list) else "fuzzy"))
+    metadata = "".join(f"{key}: {value}\n" for key, value in po.metadata.items())
+    lines += _string_lines("", "msgid", "", width)
+    lines += _string_lines("", "msgstr", metadata, width)
+    return "\n".join(lines) + "\n"
+
+
+def _format_entry(entry: polib.POEntry, width: int) -> str:
+    """One entry with its comments, previous ids and strings."""
+    lines = (
+        [_comment_line("#", text) for text in entry.tcomment.split("\n")] if entry.tcomment else []
+    )
+    if entry.comment:
+        lines += [_comment_line("#.", text) for text in entry.comment.split("\n")]
+    lines += _reference_lines(entry.occurrences, width)  # the width before no-wrap
+    if "no-wrap" in entry.flags:
+        width = 0
+    flags = sorted(entry.flags, key=lambda flag: flag != "fuzzy")
+    if not _first_msgstr(entry) and "fuzzy" in flags:
+        flags.remove("fuzzy")  # gettext: an untranslated entry is not fuzzy
+    if flags:
+        lines.append("#, " + ", ".join(flags))
+    marker = "#~" if entry.obsolete else ""
+    for field in ("msgctxt", "msgid", "msgid_plural"):
+        value = getattr(entry, "previous_" + field, None)
+        if value is not None:
+            lines += _string_lines((marker or "#") + "| ", field, value, width)
+    prefix = "#~ " if entry.obsolete else ""
+    if entry.msgctxt is not None:
+        lines += _string_lines(prefix, "msgctxt", entry.msgctxt, width)
+    lines += _string_lines(prefix, "msgid", entry.msgid, width)
+    if entry.msgid_plural:
+        lines += _string_lines(prefix, "msgid_plural", entry.msgid_plural, width)
+        for index in sorted(entry.msgstr_plural, key=int):
+            lines += _string_lines(prefix, f"msgstr[{index}]", entry.msgstr_plural[index], width)
+    else:
+        lines += _string_lines(prefix, "msgstr", entry.msgstr, width)
+    return "\n".join(lines) + "\n"
+
+
+def _comment_line(marker: str, text: str) -> str:
+    """A comment line; an empty comment is the bare marker, as gettext writes it."""
+    return f"{marker} {text}" if text else marker
+
+
+def _reference_lines(occurrences: list[tuple[str, str]], width: int) -> list[str]:
+    """``#:`` lines holding as many ``file:line`` as fit in the width; no repeats."""
+    lines: list[str] = []
+    current, column = "", 0
+    for path, line in dict.fromkeys((path, str(line)) for path, line in occurrences):
+        reference = f" {path}:{line}" if str(line) else f" {path}"
+        if current and column + len(reference) > (width or DEFAULT_WIDTH):
+            lines.append(current)
+            current = ""
+        if not current:
+            current, column = "#:", 2
+        current += reference
+        column += len(reference)
+    return lines + [current] if current else lines
+
+
+def _string_lines(prefix: str, keyword: str, value: str, width: int) -> list[str]:
+    """A keyword and its string as PO lines, wrapped as gettext's write-po does.
+
+    The string is cut after each newline; when it has several such portions, or
+    its first portion would need a break, an empty ``""`` opens it.
+    """
+    portions = re.findall(r"[^\n]*\n|[^\n]+", value) or [""]
+    limit = width - 2 - len(prefix) if width > 0 else 1 << 30  # room for the quotes
+    texts = [_escape(portion) for portion in portions]
+    if len(texts) == 1 and len(texts[0]) * 2 + len(keyword) + 1 <= limit:
+        return [f'{prefix}{keyword} "{texts[0]}"']  # fits, however wide its characters
+    lines = [f'{prefix}{keyword} ""']
+    for portion, text in zip(portions, texts, strict=True):
+        positions = _break_opportunities(text)
+        if portion.endswith("\n") and len(text) - 2 in positions:
+            positions.remove(len(text) - 2)  # never break just before the final \n
+        if len(texts) == 1 and not _break_lines(text, positions, limit, len(keyword) + 1):
+            return [f'{prefix}{keyword} "{text}"']
+        cuts = [0, *_break_lines(text, positions, limit, 0), len(text)]
+        lines += [f'{prefix}"{text[a:b]}"' for a, b in itertools.pairwise(cuts)]
+    return lines
+
+
+# ---------------------------------------------------------------- writing
+
+
+def write_po(po: polib.POFile, path: Path, width: int = DEFAULT_WIDTH) -> bool:
+    """Write a catalog atomically; leave the file alone when its bytes would not change.
+
+    Returns True when the file was written.  Unchanged files keep their mtime,
+    so builds and diffs do not churn; a replaced file keeps its permissions.
+    """
+    path = Path(path)
+    data = format_po(po, width).encode("utf-8")
+    try:
+        if path.read_bytes() == data:
+            return False
+        mode: int | None = stat.S_IMODE(path.stat().st_mode)
+    except FileNotFoundError:
+        mode = None
+    path.parent.mkdir(parents=True, exist_ok=True)
+    temporary = path.with_name(f".{path.name}.{os.getpid()}.{secrets.token_hex(4)}.tmp")
+    try:
+        handle = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+        with os.fdopen(handle, "wb") as stream:
+            stream.write(data)
+            stream.flush()
+            os.fsync(stream.fileno())
+        if mode is not None:
+            os.chmod(temporary, mode)
+        os.replace(temporary, path)
+    except BaseException:
+        temporary.unlink(missing_ok=True)
+        raise
+    return True

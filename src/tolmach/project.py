@@ -1,0 +1,285 @@
+"""The project: configured documents and locales, and the file-level pipeline steps.
+
+This is where paths are resolved, files read and written; the stages it calls
+(:mod:`document`, :mod:`catalog`, :mod:`build`) work on plain objects.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import cached_property
+from pathlib import Path
+
+import polib
+
+from tolmach.build import apply_translations
+from tolmach.catalog import (
+    CatalogStats,
+    catalog_stats,
+    extract_template,
+    translations_of,
+    update_catalog,
+)
+from tolmach.config import Config, document_name, validate_locale
+from tolmach.document import Document, SegmentOptions, parse_document
+from tolmach.fileio import ensure_inside, read_source, write_atomic
+from tolmach.pofile import CatalogError, read_po, write_po
+
+__all__ = ["BuildResult", "Project", "SourceDocument", "StepResult"]
+
+_GLOSSARY_PREFIX = "glossary:"
+
+
+@dataclass(frozen=True)
+class SourceDocument:
+    """A source article: its catalog name and its path relative to the project root."""
+
+    name: str
+    path: Path
+    relpath: str
+
+
+@dataclass(frozen=True)
+class StepResult:
+    """What a step did to one file."""
+
+    path: Path
+    written: bool
+    locale: str | None = None
+    document: str | None = None
+    stats: CatalogStats | None = None
+
+
+@dataclass(frozen=True)
+class BuildResult:
+    """One localized document: written, unchanged, or skipped with a reason."""
+
+    locale: str
+    document: str
+    path: Path
+    stats: CatalogStats
+    written: bool = False
+    skipped: str | None = None
+    findings: list = field(default_factory=list)
+
+
+class Project:
+    """Operations over all documents × locales of a configured project."""
+
+    def __init__(self, config: Config):
+        self.config = config
+
+    @property
+    def root(self) -> Path:
+        return self.config.root
+
+    # --- sources --------------------------------------------------------------
+
+    @cached_property
+    def documents(self) -> list[SourceDocument]:
+        docs = []
+        seen: dict[str, Path] = {}
+        for path in self.config.document_paths():
+            name = document_name(path)
+            if name in seen:
+                raise CatalogError(
+                    path, None, f"document name {name!r} is also used by {seen[name]}"
+                )
+            seen[name] = path
+            relpath = path.relative_to(self.root).as_posix()
+            docs.append(SourceDocument(name, path, relpath))
+        return docs
+
+    def shown(self, path: Path) -> str:
+        """A path as messages show it: relative to the project root."""
+        try:
+            return path.relative_to(self.root).as_posix()
+        except ValueError:
+            return str(path)
+
+    def segment_options(self) -> SegmentOptions:
+        return SegmentOptions(
+            front_matter_keys=self.config.front_matter_keys,
+            translate_html_blocks=self.config.translate_html_blocks,
+        )
+
+    def load(self, doc: SourceDocument) -> Document:
+        return parse_document(read_source(doc.path), self.segment_options())
+
+    def select_locales(self, locales: tuple[str, ...] | list[str] = ()) -> list[str]:
+        chosen = list(locales) or list(self.config.locales)
+        for locale in chosen:
+            validate_locale(locale)
+        return chosen
+
+    @cached_property
+    def termbase(self):
+        """The project's glossary, or None when the project has none."""
+        path = self.config.glossary_path
+        if not path.is_file():
+            return None
+        from tolmach.glossary import load_termbase
+
+        return load_termbase(path)
+
+    def describe_terms(self, locale: str | None = None):
+        termbase = self.termbase
+        if termbase is None:
+            return None
+        from tolmach.glossary import describe_terms
+
+        return lambda text: describe_terms(termbase, text, locale)
+
+    # --- steps ------------------------------------------------------------------
+
+    def extract(self) -> list[StepResult]:
+        """Write ``locales/<doc>.pot`` for every document."""
+        results = []
+        for doc in self.documents:
+            pot = self.template(doc)
+            path = self.config.template_path(doc.name)
+            written = write_po(pot, path, width=self.config.po_width)
+            results.append(StepResult(path, written, document=doc.name))
+        return results
+
+    def template(self, doc: SourceDocument) -> polib.POFile:
+        return extract_template(
+            self.load(doc), doc.relpath, project=doc.name, describe_terms=self.describe_terms()
+        )
+
+    def update(self, locales: tuple[str, ...] | list[str] = ()) -> list[StepResult]:
+        """Create or update ``locales/<locale>/LC_MESSAGES/<doc>.po`` from the templates."""
+        chosen = self.select_locales(locales)
+        results = []
+        for doc in self.documents:
+            template_path = self.config.template_path(doc.name)
+            if not template_path.is_file():
+                raise CatalogError(
+                    self.shown(template_path), None, "template missing; run `tolmach extract` first"
+                )
+            template = read_po(template_path)
+            for locale in chosen:
+                path = self.catalog_path(locale, doc.name)
+                old = read_po(path) if path.is_file() else None
+                merged = update_catalog(
+                    template,
+                    old,
+                    locale,
+                    fuzzy_threshold=self.config.fuzzy_threshold,
+                    document=doc.name,
+                )
+                self._refresh_glossary_comments(merged, locale)
+                written = write_po(merged, path, width=self.config.po_width)
+                results.append(StepResult(path, written, locale, doc.name, catalog_stats(merged)))
+        return results
+
+    def _refresh_glossary_comments(self, po: polib.POFile, locale: str) -> None:
+        describe = self.describe_terms(locale)
+        if describe is None:
+            return
+        for entry in po:
+            if entry.obsolete:
+                continue
+            lines = [
+                ln for ln in entry.comment.split("\n") if ln and not ln.startswith(_GLOSSARY_PREFIX)
+            ]
+            terms = describe(entry.msgid)
+            entry.comment = "\n".join(lines + ([terms] if terms else []))
+
+    def catalog_path(self, locale: str, doc: str) -> Path:
+        validate_locale(locale)
+        return ensure_inside(
+            self.config.locales_path, self.config.catalog_path(locale, doc), "catalog"
+        )
+
+    def output_path(self, locale: str, doc: str) -> Path:
+        validate_locale(locale)
+        return ensure_inside(
+            self.config.output_path, self.config.output_file(locale, doc), "output"
+        )
+
+    def read_catalog(self, locale: str, doc: str) -> polib.POFile | None:
+        path = self.catalog_path(locale, doc)
+        return read_po(path) if path.is_file() else None
+
+    def build(
+        self,
+        locales: tuple[str, ...] | list[str] = (),
+        *,
+        threshold: float | None = None,
+        strict: bool = False,
+    ) -> list[BuildResult]:
+        """Write ``output/<locale>/<doc>.md`` for catalogs complete enough (and clean, if strict)."""
+        threshold = self.config.threshold if threshold is None else threshold
+        chosen = self.select_locales(locales)
+        results = []
+        for doc in self.documents:
+            document = self.load(doc)
+            for locale in chosen:
+                results.append(self._build_one(doc, document, locale, threshold, strict))
+        return results
+
+    def _build_one(
+        self, doc: SourceDocument, document: Document, locale: str, threshold: float, strict: bool
+    ) -> BuildResult:
+        path = self.output_path(locale, doc.name)
+        po = self.read_catalog(locale, doc.name)
+        if po is None:
+            return BuildResult(
+                locale, doc.name, path, CatalogStats(), skipped="no catalog; run `tolmach update`"
+            )
+        stats = catalog_stats(po)
+        if stats.percent < threshold:
+            reason = f"{stats.percent:.0f}% translated, below the threshold of {threshold:g}%"
+            return BuildResult(locale, doc.name, path, stats, skipped=reason)
+        if strict:
+            errors = [
+                f
+                for f in self.check_catalog(locale, doc.name, po)
+                if f.severity == "error" and not f.waived
+            ]
+            if errors:
+                reason = f"{len(errors)} check error(s); run `tolmach check -l {locale}`"
+                return BuildResult(locale, doc.name, path, stats, skipped=reason, findings=errors)
+        text = apply_translations(document, translations_of(po), wrap_width=self.config.wrap_width)
+        return BuildResult(locale, doc.name, path, stats, written=write_atomic(path, text))
+
+    def check_catalog(self, locale: str, doc: str, po: polib.POFile | None = None) -> list:
+        """Findings of all configured checks for one catalog."""
+        from tolmach.checks import CheckConfig, check_catalog
+
+        path = self.catalog_path(locale, doc)
+        po = po if po is not None else read_po(path)
+        config = self.check_config()
+        rel = path.relative_to(self.root).as_posix()
+        return check_catalog(
+            po, rel, locale, config, termbase=self.termbase, source_locale=self.config.source_locale
+        )
+
+    def check_config(self):
+        """``[tool.tolmach.checks]`` read once; mistakes name pyproject.toml and the line."""
+        from tolmach.checks import CheckConfig
+
+        source = self.config.source
+        text = source.read_text("utf-8") if source else ""
+        return CheckConfig.from_mapping(self.config.checks, "pyproject.toml", text)
+
+    def check(self, locales: tuple[str, ...] | list[str] = ()) -> list:
+        """Findings of every catalog of the chosen locales, in document × locale order."""
+        findings = []
+        for doc in self.documents:
+            for locale in self.select_locales(locales):
+                path = self.catalog_path(locale, doc.name)
+                if path.is_file():
+                    findings.extend(self.check_catalog(locale, doc.name))
+        return findings
+
+    def stats(self, locales: tuple[str, ...] | list[str] = ()) -> list[StepResult]:
+        results = []
+        for doc in self.documents:
+            for locale in self.select_locales(locales):
+                path = self.catalog_path(locale, doc.name)
+                po = read_po(path) if path.is_file() else None
+                stats = catalog_stats(po) if po is not None else CatalogStats()
+                results.append(StepResult(path, False, locale, doc.name, stats))
+        return results
