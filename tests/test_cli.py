@@ -183,7 +183,10 @@ def test_a_catalog_for_another_document_is_refused(tmp_path):
 
 def test_every_command_help_shows_an_example():
     runner = CliRunner()
-    for command in ("extract", "update", "build", "pseudo", "stats"):
-        result = runner.invoke(cli, [command, "--help"])
+    commands = ["extract", "update", "build", "pseudo", "stats", "check", "publish", "preview",
+                "screenshots", "glossary", "glossary list", "glossary candidates",
+                "glossary export", "glossary import"]
+    for command in commands:
+        result = runner.invoke(cli, [*command.split(), "--help"])
         assert result.exit_code == 0
         assert "tolmach " + command in result.output, command

@@ -22,6 +22,7 @@ Lookup = Mapping[str, str] | Callable[[str], str | None]
 _BLOCK_START_RE = re.compile(
     r"^(?:[-+*]|\d{1,9}[.)]|#{1,6}|>|=+|-+|`{3,}|~{3,}|\|)(?:\s|$)|^(?:>|<|`{3,}|~{3,}|\|)"
 )
+_UNDERLINE_RE = re.compile(r"^[ \t]*(?:=+|-+)[ \t]*$")
 _CODE_SPAN_RE = re.compile(r"(?<!\\)(`+)(?!`).*?(?<!`)\1(?!`)", re.S)
 
 
@@ -65,7 +66,18 @@ def emit_translation(seg: Segment, translated: str, wrap_width: int = 0, column:
             for index, line in enumerate(lines)
             for wrapped in wrap_text(line, wrap_width, column if index == 0 else prefix_width)
         ]
+    if seg.kind != "html block":
+        lines[1:] = [_not_underline(line) for line in lines[1:]]
     return seg.continuation.join(lines)
+
+
+def _not_underline(line: str) -> str:
+    """Escape a line of only ``=`` or ``-``: behind the slot's prefix it would turn the
+    lines above into a heading (in the source it can only have been a lazy line)."""
+    if not _UNDERLINE_RE.match(line):
+        return line
+    body = line.lstrip(" \t")
+    return line[: len(line) - len(body)] + "\\" + body
 
 
 def wrap_text(text: str, width: int, first_indent: int = 0, indent: int | None = None) -> list[str]:
@@ -78,12 +90,12 @@ def wrap_text(text: str, width: int, first_indent: int = 0, indent: int | None =
     current = ""
     limit = width - first_indent
     for word in words:
-        if current and len(current) + 1 + len(word) > limit and _may_start_line(word):
-            if not current.endswith("\\"):
-                lines.append(current)
-                current = word
-                limit = width - indent
-                continue
+        fits = len(current) + 1 + len(word) <= limit
+        if current and not fits and _may_start_line(word) and not current.endswith("\\"):
+            lines.append(current)
+            current = word
+            limit = width - indent
+            continue
         current = f"{current} {word}" if current else word
     lines.append(current)
     return lines

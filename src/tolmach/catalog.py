@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 import polib
 from babel import Locale
@@ -117,7 +117,7 @@ def _catalog_metadata(
     plural = get_plural(parsed)
     metadata = dict(old.metadata) if old is not None else {}
     if "PO-Revision-Date" not in metadata or metadata["PO-Revision-Date"].startswith("YEAR"):
-        stamp = (now or datetime.now(timezone.utc)).strftime("%Y-%m-%d %H:%M%z")
+        stamp = (now or datetime.now(UTC)).strftime("%Y-%m-%d %H:%M%z")
         metadata["PO-Revision-Date"] = stamp
     fresh = {
         "Project-Id-Version": template.metadata.get("Project-Id-Version", ""),

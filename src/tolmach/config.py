@@ -14,7 +14,7 @@ from typing import Any
 
 from babel import Locale, UnknownLocaleError
 
-__all__ = ["Config", "ConfigError", "load_config", "validate_locale", "find_project_root"]
+__all__ = ["Config", "ConfigError", "find_project_root", "load_config", "validate_locale"]
 
 _LOCALE_RE = re.compile(r"^[A-Za-z]{2,3}(?:_[A-Za-z0-9]{2,8})*$")
 

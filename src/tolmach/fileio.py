@@ -103,23 +103,20 @@ def project_lock(root: Path) -> Iterator[None]:
     """Hold an exclusive lock on the project while catalogs and outputs are written."""
     lock_dir = root / ".tolmach-cache"
     lock_dir.mkdir(exist_ok=True)
-    handle = open(lock_dir / "lock", "a+")
-    try:
+    with open(lock_dir / "lock", "a+") as handle:
         try:
             fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError as exc:
-            if exc.errno in (errno.EAGAIN, errno.EACCES):
-                handle.seek(0)
-                holder = handle.read().strip() or "another process"
-                raise ProjectLocked(
-                    f"another tolmach process ({holder}) is working on this project; "
-                    "wait for it to finish and run the command again"
-                ) from None
-            raise
+            if exc.errno not in (errno.EAGAIN, errno.EACCES):
+                raise
+            handle.seek(0)
+            holder = handle.read().strip() or "another process"
+            raise ProjectLocked(
+                f"another tolmach process ({holder}) is working on this project; "
+                "wait for it to finish and run the command again"
+            ) from None
         handle.seek(0)
         handle.truncate()
         handle.write(f"pid {os.getpid()}")
         handle.flush()
         yield
-    finally:
-        handle.close()

@@ -14,6 +14,7 @@ import click
 from markdown_it import MarkdownIt
 from mdit_py_plugins.front_matter import front_matter_plugin
 
+from tolmach.config import Config, load_config
 from tolmach.glossary import GlossaryError, Termbase, load_termbase
 from tolmach.glossary_candidates import find_candidates
 from tolmach.termbase_io import (
@@ -27,15 +28,19 @@ from tolmach.termbase_io import (
 
 __all__ = ["glossary"]
 
-GLOSSARY_FILE = Path("locales") / "glossary.toml"
-SOURCES_GLOB = "seeds/*.md"
 _FORMATS = ("tbx", "csv")
 
 
-def _root() -> Path:
+def _config() -> Config:
+    """The project's configuration (from the main CLI's state, else the current folder)."""
     obj = click.get_current_context().find_root().obj
     root = getattr(obj, "root", None)
-    return root if isinstance(root, Path) else Path.cwd()
+    config = getattr(obj, "config", None)
+    return config if isinstance(config, Config) else load_config(root or Path.cwd())
+
+
+def _root() -> Path:
+    return _config().root
 
 
 def _shown(path: Path) -> str:
@@ -47,7 +52,7 @@ def _shown(path: Path) -> str:
 
 
 def _glossary_path() -> Path:
-    return _root() / GLOSSARY_FILE
+    return _config().glossary_path
 
 
 def _load() -> Termbase:
@@ -64,12 +69,25 @@ def _load() -> Termbase:
 
 @click.group()
 def glossary() -> None:
-    """The termbase in locales/glossary.toml: terms that must be kept or translated one way."""
+    """The termbase in locales/glossary.toml: terms that must be kept or translated one way.
+
+    \b
+    Examples:
+      tolmach glossary list
+      tolmach glossary candidates
+      tolmach glossary export --format tbx -o glossary.tbx
+      tolmach glossary import glossary.csv
+    """
 
 
 @glossary.command("list")
 def list_terms() -> None:
-    """Show every term with its kind, translations and note."""
+    """Show every term with its kind, translations and note.
+
+    \b
+    Example:
+      tolmach glossary list | grep keep
+    """
     termbase = _load()
     if sys.stdout.isatty():
         _print_table(termbase)
@@ -111,11 +129,20 @@ def _print_table(termbase: Termbase) -> None:
     help="How often a noun phrase must occur to be proposed.",
 )
 def candidates(sources: tuple[Path, ...], min_count: int) -> None:
-    """Term-like words of the sources (default seeds/*.md) that the termbase lacks."""
+    """Term-like words of the sources that the termbase lacks, most frequent first.
+
+    Latin-script words and CamelCase in Russian text, tokens with digits (MI355X) and
+    frequent noun phrases. Default sources: the configured documents.
+
+    \b
+    Examples:
+      tolmach glossary candidates
+      tolmach glossary candidates drafts/new-article.ru.md --min-count 3
+    """
     termbase = _load()
-    paths = list(sources) or sorted(_root().glob(SOURCES_GLOB))
+    paths = list(sources) or _config().document_paths()
     if not paths:
-        raise click.ClickException(f"no sources: nothing matches {SOURCES_GLOB}")
+        raise click.ClickException("no sources: no configured document exists")
     texts = [text for path in paths for text in markdown_texts(path.read_text(encoding="utf-8"))]
     found = find_candidates(termbase, texts, min_phrase_count=min_count)
     if not found:
@@ -142,7 +169,13 @@ def markdown_texts(markdown: str) -> list[str]:
     help="File to write (default: stdout).",
 )
 def export(fmt: str, output: Path | None) -> None:
-    """Write the termbase as TBX (TBX-Basic, martif) or CSV for CAT tools."""
+    """Write the termbase as TBX (TBX-Basic, martif) or CSV for CAT tools.
+
+    \b
+    Examples:
+      tolmach glossary export --format tbx -o glossary.tbx
+      tolmach glossary export --format csv > glossary.csv
+    """
     termbase = _load()
     try:
         text = write_tbx(termbase) if fmt == "tbx" else write_csv(termbase)
@@ -162,6 +195,10 @@ def import_terms(file: Path, fmt: str | None) -> None:
     """Replace the terms of locales/glossary.toml with those of a TBX or CSV file.
 
     The file's [ignore] phrases are kept. Nothing is written if the import has errors.
+
+    \b
+    Example:
+      tolmach glossary import glossary.tbx
     """
     fmt = fmt or file.suffix.lstrip(".").lower()
     if fmt not in _FORMATS:

@@ -246,7 +246,7 @@ class Project:
 
     def check_catalog(self, locale: str, doc: str, po: polib.POFile | None = None) -> list:
         """Findings of all configured checks for one catalog."""
-        from tolmach.checks import CheckConfig, check_catalog
+        from tolmach.checks import check_catalog
 
         path = self.catalog_path(locale, doc)
         po = po if po is not None else read_po(path)

@@ -89,7 +89,12 @@ def publish(output: Path | None, locales: tuple[str, ...]) -> None:
 @reports_errors
 def preview(locale: str, port: int) -> None:
     """Serve one locale's pages on localhost; rebuild them when a catalog,
-    source or the glossary changes. Ctrl-C stops."""
+    source or the glossary changes. Ctrl-C stops.
+
+    \b
+    Example:
+      tolmach preview -l de            # then open the printed URL; save in Poedit
+    """
     from tolmach.publish.preview import Preview, serve_directory
 
     state = _state()
@@ -124,7 +129,12 @@ def preview(locale: str, port: int) -> None:
 def screenshots(output: Path, locales: tuple[str, ...], width: int, height: int,
                 full_page: bool) -> None:
     """Publish into a temporary folder and save PNGs of the index, one article per
-    language and the reviewer pages (needs headless Chromium)."""
+    language and the reviewer pages (needs headless Chromium).
+
+    \b
+    Example:
+      tolmach screenshots -o screenshots/
+    """
     from tolmach.publish.screenshots import screenshot_targets, take_screenshots
     from tolmach.publish.site import render_site, write_site
 
