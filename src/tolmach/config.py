@@ -1,7 +1,7 @@
 """``[tool.tolmach]`` in pyproject.toml → a frozen :class:`Config`.
 
-Every key is optional; unknown keys, wrong types and unknown locales are errors that
-name the file and the line of the offending key.
+Every key is optional; unknown keys, wrong types, unknown locales and paths that would
+reach outside the project are errors that name the file and the line of the offending key.
 """
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 import tomllib
 from dataclasses import dataclass, field
-from pathlib import Path
+from pathlib import Path, PurePosixPath, PureWindowsPath
 from typing import Any
 
 from babel import Locale, UnknownLocaleError
@@ -17,6 +17,7 @@ from babel import Locale, UnknownLocaleError
 __all__ = ["Config", "ConfigError", "find_project_root", "load_config", "validate_locale"]
 
 _LOCALE_RE = re.compile(r"^[A-Za-z]{2,3}(?:_[A-Za-z0-9]{2,8})*$")
+_CONTROL_RE = re.compile(r"[\x00-\x1f\x7f]")
 
 
 class ConfigError(Exception):
@@ -118,11 +119,18 @@ def load_config(root: Path) -> Config:
     path = root / "pyproject.toml"
     if not path.is_file():
         return Config(root=root)
-    text = path.read_text("utf-8")
+    data_bytes = path.read_bytes()
+    try:
+        text = data_bytes.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data_bytes.count(b"\n", 0, exc.start) + 1
+        raise ConfigError(path, line, "not valid UTF-8") from None
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         line = getattr(exc, "lineno", None) or _line_from_message(str(exc))
+        if line is None and "end of document" in str(exc):
+            line = text.rstrip("\n").count("\n") + 1
         raise ConfigError(path, line, f"invalid TOML: {exc}") from None
     table = data.get("tool", {}).get("tolmach", {})
     values: dict[str, Any] = {}
@@ -148,7 +156,42 @@ def load_config(root: Path) -> Config:
             raise ConfigError(path, _key_line(text, "locales"), str(exc)) from None
     if not 0 <= config.threshold <= 100:
         raise ConfigError(path, _key_line(text, "threshold"), "threshold must be between 0 and 100")
+    _check_paths(config, path, text)
     return config
+
+
+def _check_paths(config: Config, path: Path, text: str) -> None:
+    """Folders tolmach writes to, and the documents it reads, stay inside the project."""
+    root = config.root.resolve()
+    for key, value in (("locales-dir", config.locales_dir), ("output-dir", config.output_dir)):
+        problem = _path_problem(value)
+        if problem is None:
+            target = (config.root / value).resolve()
+            if target != root and root not in target.parents:
+                problem = "leads outside the project (through a symbolic link)"
+        if problem:
+            raise ConfigError(path, _key_line(text, key), f"{key} {value!r} {problem}")
+    for pattern in config.documents:
+        problem = _path_problem(pattern)
+        if problem:
+            raise ConfigError(
+                path,
+                _key_line(text, "documents"),
+                f"documents pattern {pattern!r} {problem}; files outside the project are not read",
+            )
+
+
+def _path_problem(value: str) -> str | None:
+    """Why a configured path could reach outside the project, or None."""
+    if not value.strip():
+        return "is empty"
+    if _CONTROL_RE.search(value):
+        return "holds a control character"
+    if PurePosixPath(value).is_absolute() or PureWindowsPath(value).anchor:
+        return "is absolute; give a path relative to the project"
+    if ".." in PurePosixPath(value).parts or ".." in PureWindowsPath(value).parts:
+        return "goes up out of the project with '..'"
+    return None
 
 
 def validate_locale(code: str) -> str:

@@ -27,7 +27,7 @@ from mdit_py_plugins.front_matter import front_matter_plugin
 
 from tolmach.frontmatter import locate_front_matter_values
 
-__all__ = ["Document", "Segment", "SegmentOptions", "parse_document", "markdown_parser"]
+__all__ = ["Document", "Segment", "SegmentOptions", "markdown_parser", "parse_document"]
 
 _LINE_RE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)?")
 _FOOTNOTE_LABEL_RE = re.compile(r"\[\^[^\]]*\]:")
@@ -111,10 +111,9 @@ def _shared_parser() -> MarkdownIt:
 
 
 def _normalized(text: str) -> str:
-    """What markdown-it sees: line ends as ``\\n``, NUL as U+FFFD, no BOM; columns kept."""
-    if text.startswith("\ufeff"):
-        text = " " + text[1:]  # keep columns; a leading space is harmless for block starts
-    return text.replace("\0", "\ufffd")
+    """What markdown-it sees: NUL as U+FFFD, no BOM (a signature, not text: cmark skips
+    it too; a space in its place would shift the columns of the first line)."""
+    return text.removeprefix("\ufeff").replace("\0", "\ufffd")
 
 
 def _recording_newline(state, silent: bool) -> bool:
@@ -132,9 +131,9 @@ def _recording_escape(state, silent: bool) -> bool:
     pos = state.pos
     before = len(state.tokens)
     matched = _escape_rule(state, silent)
-    if matched and not silent and len(state.tokens) > before:
-        if state.tokens[-1].type == "hardbreak":
-            _note_break(state, pos + 1, "hardbreak")
+    grew = len(state.tokens) > before
+    if matched and not silent and grew and state.tokens[-1].type == "hardbreak":
+        _note_break(state, pos + 1, "hardbreak")
     return matched
 
 
@@ -186,7 +185,7 @@ def _split_lines(text: str) -> list[_Line]:
         lines.append(_Line(offset, body.replace("\0", "\ufffd") if has_nul else body, chunk[len(body) :]))
         offset += len(chunk)
     if text.startswith("\ufeff"):
-        lines[0].body = " " + lines[0].body[1:]
+        lines[0].start, lines[0].body = 1, lines[0].body[1:]
     return lines
 
 
@@ -207,7 +206,8 @@ def _segments_from_tokens(
         if t in ("blockquote_open", "list_item_open", "footnote_open"):
             containers.append(t)
         elif t in ("blockquote_close", "list_item_close", "footnote_close"):
-            containers.pop()
+            if containers:  # the footnote plugin may leave a stray close: ``[^0]:>[^0]:``
+                containers.pop()
         elif t == "front_matter":
             yield from locate_front_matter_values(token, lines, options.front_matter_keys)
         elif t == "html_block" and options.translate_html_blocks and token.map:
@@ -238,8 +238,21 @@ def _segments_from_tokens(
                 else:
                     end = span[1] - 1 if heading else span[1]
                     per_state = token.meta.get(_BREAKS_KEY, {})
+                    if heading and _one_line_reads_as_table(token.content, lines[end].body):
+                        per_state = {}  # keep the lines: joined, they would make a table
                     yield from _block_segment(token, [span[0], end], lines, per_state, pending_kind)
                 block_map = None
+
+
+def _one_line_reads_as_table(content: str, underline: str) -> bool:
+    """True if a setext heading's lines, joined into one, would read as a table header
+    above its ``---`` underline (``| a`` does, ``|`` and ``a`` on two lines do not)."""
+    if "|" not in content or "\n" not in content:
+        return False
+    joined = " ".join(part.strip() for part in content.split("\n"))
+    dashes = re.search(r"[-=]*$", underline.rstrip()).group()  # without container prefixes
+    tokens = _shared_parser().parse(f"{joined}\n{dashes}\n", {})
+    return bool(tokens) and tokens[0].type == "table_open"
 
 
 def _paragraph_kind(containers: list[str]) -> str:
@@ -353,7 +366,7 @@ def _place_lines(
     count = len(parts)
     for first in range(span[0], span[1] - count + 1):
         last = first + count - 1
-        head = parts[0] if count > 1 else parts[0]
+        head = parts[0]
         body_first = lines[first].body
         body_last = lines[last].body.rstrip(MD_TRIM_CHARS if not keep_all else "")
         tail = parts[-1].lstrip(" \t") if count > 1 else parts[-1]

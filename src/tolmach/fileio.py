@@ -28,6 +28,7 @@ __all__ = [
 #: Sources above this size are refused: a Markdown article is never this large, and
 #: the whole file is parsed in memory (about 30 times its size at peak).
 MAX_SOURCE_BYTES = 16 * 1024 * 1024
+_BINARY = "binary file (NUL bytes), not Markdown text"
 
 
 class SourceError(Exception):
@@ -46,21 +47,27 @@ def read_source(path: Path) -> str:
     """The text of a Markdown source: UTF-8 (BOM allowed), not binary, not huge."""
     try:
         size = path.stat().st_size
+        with open(path, "rb") as handle:  # never more than the limit, even if it grew
+            data = handle.read(MAX_SOURCE_BYTES + 1) if size <= MAX_SOURCE_BYTES else b""
     except FileNotFoundError:
         raise SourceError(path, None, "no such file") from None
-    if size > MAX_SOURCE_BYTES:
+    except OSError as exc:
+        raise SourceError(path, None, f"cannot read: {exc.strerror or exc}") from None
+    if size > MAX_SOURCE_BYTES or len(data) > MAX_SOURCE_BYTES:
+        size = max(size, len(data))
         raise SourceError(
             path,
             None,
             f"file is {size / 2**20:.1f} MiB; the limit is {MAX_SOURCE_BYTES // 2**20} MiB",
         )
-    data = path.read_bytes()
-    if b"\0" in data[:8192] and data.count(b"\0") > 8:
-        line = data.count(b"\n", 0, data.index(b"\0")) + 1
-        raise SourceError(path, line, "binary file (NUL bytes), not Markdown text")
+    nul = data.find(b"\0", 0, 8192)
+    if nul >= 0 and data.count(b"\0") > 8:
+        raise SourceError(path, data.count(b"\n", 0, nul) + 1, _BINARY)
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:
+        if nul >= 0:  # NUL and invalid UTF-8: a binary file, however few NULs it has
+            raise SourceError(path, data.count(b"\n", 0, nul) + 1, _BINARY) from None
         line = data.count(b"\n", 0, exc.start) + 1
         raise SourceError(path, line, f"not valid UTF-8 (byte 0x{data[exc.start]:02x})") from None
 

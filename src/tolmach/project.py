@@ -6,6 +6,7 @@ This is where paths are resolved, files read and written; the stages it calls
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
@@ -22,12 +23,13 @@ from tolmach.catalog import (
 )
 from tolmach.config import Config, document_name, validate_locale
 from tolmach.document import Document, SegmentOptions, parse_document
-from tolmach.fileio import ensure_inside, read_source, write_atomic
+from tolmach.fileio import SourceError, ensure_inside, read_source, write_atomic
 from tolmach.pofile import CatalogError, read_po, write_po
 
 __all__ = ["BuildResult", "Project", "SourceDocument", "StepResult"]
 
 _GLOSSARY_PREFIX = "glossary:"
+_UNREFERABLE_RE = re.compile(r"[\s\x00-\x1f\x7f]")  # a ``#:`` reference cannot hold these
 
 
 @dataclass(frozen=True)
@@ -87,6 +89,13 @@ class Project:
                 )
             seen[name] = path
             relpath = path.relative_to(self.root).as_posix()
+            if _UNREFERABLE_RE.search(relpath):
+                raise SourceError(
+                    relpath,
+                    None,
+                    "a space or control character in the file name cannot be written in "
+                    "a catalog reference (#: path:line); rename the file",
+                )
             docs.append(SourceDocument(name, path, relpath))
         return docs
 

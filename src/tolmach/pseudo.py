@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["pseudo_translate", "pseudo_catalog"]
+__all__ = ["pseudo_catalog", "pseudo_translate"]
 
 _LATIN = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
 _ACCENTED = "áƀçđéƒğĥíĵķŀɱñóƥʠŕšŧúṽŵẋýžÁƁÇĐÉƑĞĤÍĴĶĿṀÑÓƤɊŔŠŦÚṼŴẊÝŽ"
@@ -127,14 +127,27 @@ def _bracket_group(text: str, open_: int, close: int, end: int, atoms) -> tuple[
     if after < end and text[after] == "[":
         label_close = _matching_bracket(text, after, end, atoms)
         if label_close is not None and label_close > after + 1:
-            return "[" + inner + text[close : label_close + 1], label_close + 1
-        if label_close == after + 1:
-            return f"[{inner}][{label}]", label_close + 1
+            stop = _kept_destination(text, label_close + 1, end)
+            return "[" + inner + text[close:stop], stop
+        if label_close == after + 1 and label.strip():  # ``[][]`` is no collapsed reference
+            stop = _kept_destination(text, label_close + 1, end)
+            return f"[{inner}][{label}]" + text[label_close + 1 : stop], stop
     if not label.strip() or _has_bracket(label, atoms, open_ + 1):
         return "[" + inner + "]", after
     if _MARKUP_CHARS.isdisjoint(label):
         return f"[{inner}][{label}]", after
     return "[" + label + "]", after  # a label with markup: copying it would double the markup
+
+
+def _kept_destination(text: str, pos: int, end: int) -> int:
+    """End of a ``(destination)`` right after a reference, else ``pos``. It is copied as it
+    is: ``[a][b](c)`` links to ``b``, or is text and then a link to ``c``, depending on
+    definitions this text does not show; copied, either reading keeps its structure."""
+    if pos < end and text[pos] == "(":
+        stop = _scan_destination(text, pos, end)
+        if stop is not None:
+            return stop
+    return pos
 
 
 def _matching_bracket(text: str, open_: int, end: int, atoms) -> int | None:

@@ -102,7 +102,7 @@ def publishing_parser() -> MarkdownIt:
 def render_markdown(text: str, fallback: Fallback | None = None) -> str:
     """The HTML body of a Markdown document; ``fallback`` marks untranslated passages."""
     md = _parser()
-    tokens = md.parse(text, {})
+    tokens = md.parse(text.removeprefix("\ufeff"), {})  # a BOM is a signature, not text
     _align_by_class(tokens)
     if fallback is not None:
         _mark_fallbacks(tokens, fallback)
