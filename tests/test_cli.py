@@ -105,6 +105,20 @@ def test_removed_strings_become_obsolete_with_their_translation(project):
     assert "#~ msgstr \"Quote.\"" in po_path.read_text("utf-8")
 
 
+def test_update_offers_translations_of_other_documents_as_fuzzy(project):
+    run(project, "extract")
+    run(project, "update", "-l", "de")
+    translate(project / "locales" / "de" / "LC_MESSAGES" / "article.po", {"Цитата.": "Zitat."})
+    (project / "seeds" / "other.ru.md").write_text("# Другая\n\nЦитата.\n", "utf-8")
+    run(project, "extract")
+    run(project, "update", "-l", "de")
+    other = polib.pofile(str(project / "locales" / "de" / "LC_MESSAGES" / "other.po"))
+    offered = other.find("Цитата.")
+    assert offered.msgstr == "Zitat." and "fuzzy" in offered.flags
+    assert "memory" in offered.comment and "article" in offered.comment
+    assert other.find("Другая").msgstr == ""
+
+
 def test_a_second_run_changes_no_byte(project):
     run(project, "extract")
     run(project, "update")

@@ -43,17 +43,20 @@ def test_catalog_error_names_file_and_line() -> None:
     assert str(CatalogError(Path("de/a.po"), None, "cannot read")) == "de/a.po: cannot read"
 
 
-@pytest.mark.parametrize(("name", "line", "words"), [
-    ("unterminated-string.po", 5, "unterminated string"),
-    ("bad-escape.po", 6, r"bad escape sequence \q"),
-    ("missing-msgstr.po", 6, "missing msgstr"),
-    ("duplicate-msgid.po", 12, "first defined at line 5"),
-    ("latin1-charset.po", 4, "msgconv --to-code=UTF-8"),
-    ("not-a-catalog.po", 1, "unexpected text"),
-    ("plural-without-msgid.po", 6, "msgid_plural without msgid"),
-    ("plural-after-msgstr.po", 7, "msgid_plural after msgstr"),
-    ("text-after-string.po", 6, "after the closing quote"),
-])
+@pytest.mark.parametrize(
+    ("name", "line", "words"),
+    [
+        ("unterminated-string.po", 5, "unterminated string"),
+        ("bad-escape.po", 6, r"bad escape sequence \q"),
+        ("missing-msgstr.po", 6, "missing msgstr"),
+        ("duplicate-msgid.po", 12, "first defined at line 5"),
+        ("latin1-charset.po", 4, "msgconv --to-code=UTF-8"),
+        ("not-a-catalog.po", 1, "unexpected text"),
+        ("plural-without-msgid.po", 6, "msgid_plural without msgid"),
+        ("plural-after-msgstr.po", 7, "msgid_plural after msgstr"),
+        ("text-after-string.po", 6, "after the closing quote"),
+    ],
+)
 def test_broken_catalog_is_refused_at_its_line(name: str, line: int, words: str) -> None:
     path = DATA / "invalid" / name
     with pytest.raises(CatalogError) as caught:
@@ -68,12 +71,14 @@ def test_charset_error_names_the_charset() -> None:
         read_po(DATA / "invalid" / "latin1-charset.po")
 
 
-@pytest.mark.parametrize(("content", "line"), [
-    (b'msgid ""\nmsgstr ""\n\nmsgid "a\0b"\nmsgstr ""\n', 4),
-    (b'msgid ""\nmsgstr ""\n\n\n\nmsgid "\xff\xfe"\nmsgstr ""\n', 6),
-])
-def test_binary_file_is_refused_with_its_line(tmp_path: Path, content: bytes,
-                                               line: int) -> None:
+@pytest.mark.parametrize(
+    ("content", "line"),
+    [
+        (b'msgid ""\nmsgstr ""\n\nmsgid "a\0b"\nmsgstr ""\n', 4),
+        (b'msgid ""\nmsgstr ""\n\n\n\nmsgid "\xff\xfe"\nmsgstr ""\n', 6),
+    ],
+)
+def test_binary_file_is_refused_with_its_line(tmp_path: Path, content: bytes, line: int) -> None:
     path = tmp_path / "binary.po"
     path.write_bytes(content)
     with pytest.raises(CatalogError) as caught:
@@ -88,8 +93,11 @@ def test_missing_file_is_a_catalog_error(tmp_path: Path) -> None:
 
 def test_same_msgid_in_other_context_is_not_a_duplicate(tmp_path: Path) -> None:
     path = tmp_path / "ok.po"
-    path.write_text('msgid "a"\nmsgstr ""\n\nmsgctxt "x"\nmsgid "a"\nmsgstr ""\n'
-                    '\n#~ msgid "a"\n#~ msgstr "old"\n', encoding="utf-8")
+    path.write_text(
+        'msgid "a"\nmsgstr ""\n\nmsgctxt "x"\nmsgid "a"\nmsgstr ""\n'
+        '\n#~ msgid "a"\n#~ msgstr "old"\n',
+        encoding="utf-8",
+    )
     assert [entry.msgid for entry in read_po(path)] == ["a", "a", "a"]
 
 
@@ -128,17 +136,47 @@ def test_string_with_newlines_opens_with_an_empty_string() -> None:
     assert format_po(po, width=0) == 'msgid ""\n"a\\n"\n"b"\nmsgstr ""\n'
 
 
-WORDS = st.sampled_from([
-    "статья", "перевод", "Markdown", "**жирный**", "`код`", "[ссылка](https://example.com/a/b)",
-    "«цитата»", '"quoted"', "(скобки)", "100%", "a-b", "x—y", "中文文本", "日本語の「文」。",
-    "한국어", "，", "tab\there", "line\n", "back\\slash", "e\u0301", "😀", "ｶﾀｶﾅ", "C++",
-    "/usr/bin", "x" * 60, "!", "?", ":", "…",
-])
-TEXTS = st.lists(st.tuples(WORDS, st.sampled_from([" ", " ", "", "  ", "\n"])), max_size=30) \
-    .map(lambda parts: "".join(word + space for word, space in parts))
+WORDS = st.sampled_from(
+    [
+        "статья",
+        "перевод",
+        "Markdown",
+        "**жирный**",
+        "`код`",
+        "[ссылка](https://example.com/a/b)",
+        "«цитата»",
+        '"quoted"',
+        "(скобки)",
+        "100%",
+        "a-b",
+        "x—y",
+        "中文文本",
+        "日本語の「文」。",
+        "한국어",
+        "，",
+        "tab\there",
+        "line\n",
+        "back\\slash",
+        "e\u0301",
+        "😀",
+        "ｶﾀｶﾅ",
+        "C++",
+        "/usr/bin",
+        "x" * 60,
+        "!",
+        "?",
+        ":",
+        "…",
+    ]
+)
+TEXTS = st.lists(st.tuples(WORDS, st.sampled_from([" ", " ", "", "  ", "\n"])), max_size=30).map(
+    lambda parts: "".join(word + space for word, space in parts)
+)
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
 @given(texts=st.lists(TEXTS, min_size=1, max_size=20, unique=True))
 def test_any_text_wraps_as_msgcat_wraps(msgcat: str, tmp_path: Path, texts: list[str]) -> None:
     po = polib.POFile()
@@ -172,8 +210,9 @@ def test_unchanged_catalog_is_not_rewritten(tmp_path: Path, catalog: polib.POFil
     assert target.stat().st_mtime == 1_000_000
 
 
-def test_changed_catalog_is_replaced_without_leftovers(tmp_path: Path,
-                                                       catalog: polib.POFile) -> None:
+def test_changed_catalog_is_replaced_without_leftovers(
+    tmp_path: Path, catalog: polib.POFile
+) -> None:
     target = tmp_path / "rocm7.po"
     write_po(catalog, target)
     catalog[0].msgstr = "Neu"

@@ -32,6 +32,10 @@ _EXPECTED_ERRORS: tuple[type[Exception], ...] = (
 )
 
 
+# Errors of modules imported lazily (so that a command loads only what it needs).
+_EXPECTED_BY_NAME = frozenset({"GlossaryError", "CheckError", "TranslationMemoryError", "TmxError"})
+
+
 @dataclass
 class AppState:
     """Shared by all commands: where the project is, loaded lazily."""
@@ -64,7 +68,7 @@ def reports_errors(func):
         except _EXPECTED_ERRORS as exc:
             raise click.ClickException(str(exc)) from None
         except Exception as exc:
-            if type(exc).__name__ in ("GlossaryError", "CheckError", "MemoryError_", "TMXError"):
+            if type(exc).__name__ in _EXPECTED_BY_NAME:
                 raise click.ClickException(str(exc)) from None
             raise
 
@@ -358,8 +362,9 @@ def _register_command_modules() -> None:
     """Commands that live beside the library modules they drive."""
     from tolmach.glossary_cli import glossary
     from tolmach.publish_cli import preview, publish, screenshots
+    from tolmach.tm_cli import tm
 
-    for command in (glossary, publish, preview, screenshots):
+    for command in (glossary, publish, preview, screenshots, tm):
         cli.add_command(command)
 
 

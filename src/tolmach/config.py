@@ -45,6 +45,7 @@ class Config:
     fuzzy_threshold: float = 0.6
     front_matter_keys: tuple[str, ...] = ("title", "description")
     translate_html_blocks: bool = False
+    translation_memory: bool = True
     checks: dict[str, Any] = field(default_factory=dict)
     source: Path | None = None  # the pyproject.toml this came from
 
@@ -91,6 +92,7 @@ _KEYS: dict[str, tuple[str, type]] = {
     "fuzzy-threshold": ("fuzzy_threshold", (int, float)),
     "front-matter-keys": ("front_matter_keys", list),
     "translate-html-blocks": ("translate_html_blocks", bool),
+    "translation-memory": ("translation_memory", bool),
     "checks": ("checks", dict),
 }
 

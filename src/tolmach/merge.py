@@ -23,11 +23,13 @@ Similarity is the one GNU msgmerge uses (``fstrcmp``): twice the number of
 characters in the longest common subsequence over the sum of both lengths,
 0 to 1 (rapidfuzz's Indel ratio).  ``threshold`` is the least similarity a
 fuzzy proposal needs; msgmerge's own is 0.6.  Candidates are not compared
-pairwise: an index of word prefixes picks a short list, which is then scored.
+pairwise: an index of word prefixes (and pairs of them) picks a short list,
+which is then scored; `FuzzyIndex` explains how.
 """
 
 from __future__ import annotations
 
+import itertools
 import re
 from bisect import bisect_left, bisect_right
 from collections import Counter, defaultdict
@@ -43,8 +45,9 @@ if TYPE_CHECKING:
 FUZZY_NOTE = "fuzzy match: "
 _WORD = re.compile(r"\w+")
 _PREFIX = 5  # word prefixes survive inflection: «модели» and «модель» share «модел»
-_RARE_TOKENS = 10  # how many of a query's rarest tokens select candidates
-_SHORTLIST = 60  # candidates scored exactly per query
+_SHORTLIST = 120  # candidates scored exactly per query
+_BUDGET = 2000  # postings a query may walk through
+_BRUTE_FORCE = 3000  # up to this many strings, compare them all (in C): exact and fast
 _SCAN_LIMIT = 5000  # short queries may scan this many strings of a similar length
 
 
@@ -87,8 +90,9 @@ def merge_catalog(
         else:
             if found is not None:
                 _carry_notes(merged, found)
-            proposal = finder.best(wanted) or _ask_memory(memory, wanted, threshold, locale,
-                                                          document)
+            proposal = finder.best(wanted) or _ask_memory(
+                memory, wanted, threshold, locale, document
+            )
             if proposal is not None:
                 _apply_proposal(merged, proposal, plurals)
             else:
@@ -156,7 +160,8 @@ def _carry_exact(merged: polib.POEntry, old: polib.POEntry, plurals: int) -> Non
     _carry_notes(merged, old)
     _copy_translation(merged, old, plurals)
     changed_plural = bool(merged.msgid_plural) != bool(old.msgid_plural) or (
-        merged.msgid_plural and merged.msgid_plural != old.msgid_plural)
+        merged.msgid_plural and merged.msgid_plural != old.msgid_plural
+    )
     if "fuzzy" in old.flags or changed_plural:
         merged.flags.insert(0, "fuzzy")
         merged.previous_msgctxt = old.previous_msgctxt
@@ -166,8 +171,16 @@ def _carry_exact(merged: polib.POEntry, old: polib.POEntry, plurals: int) -> Non
             merged.previous_msgid = old.msgid
             merged.previous_msgid_plural = old.msgid_plural or None
         note = _fuzzy_note(old.comment)
+        if note is None and merged.previous_msgid is not None:
+            score = fuzz.ratio(merged.previous_msgid, merged.msgid) / 100
+            note = _note(score, "previous translation")
         if note:
             merged.comment = "\n".join(filter(None, [merged.comment, note]))
+
+
+def _note(score: float, origin: str) -> str:
+    """The extracted comment that says how close a fuzzy proposal is, and whence."""
+    return f"{FUZZY_NOTE}{int(score * 100 + 1e-9)}% ({origin})"
 
 
 def _copy_translation(merged: polib.POEntry, source: polib.POEntry, plurals: int) -> None:
@@ -190,8 +203,7 @@ def _apply_proposal(merged: polib.POEntry, proposal: Proposal, plurals: int) -> 
     merged.previous_msgctxt = source.msgctxt
     merged.previous_msgid = source.msgid
     merged.previous_msgid_plural = source.msgid_plural or None
-    percent = int(proposal.score * 100 + 1e-9)
-    note = f"{FUZZY_NOTE}{percent}% ({proposal.origin})"
+    note = _note(proposal.score, proposal.origin)
     merged.comment = "\n".join(filter(None, [merged.comment, note]))
 
 
@@ -203,17 +215,29 @@ def _leave_untranslated(merged: polib.POEntry, plurals: int) -> None:
 def _obsolete(entry: polib.POEntry) -> polib.POEntry:
     """The old entry as an obsolete one: its places in the document are gone."""
     kept = polib.POEntry(
-        msgctxt=entry.msgctxt, msgid=entry.msgid, msgid_plural=entry.msgid_plural,
-        msgstr=entry.msgstr, msgstr_plural=dict(entry.msgstr_plural), obsolete=True,
-        tcomment=entry.tcomment, comment=entry.comment, flags=list(entry.flags),
-        previous_msgctxt=entry.previous_msgctxt, previous_msgid=entry.previous_msgid,
+        msgctxt=entry.msgctxt,
+        msgid=entry.msgid,
+        msgid_plural=entry.msgid_plural,
+        msgstr=entry.msgstr,
+        msgstr_plural=dict(entry.msgstr_plural),
+        obsolete=True,
+        tcomment=entry.tcomment,
+        comment=entry.comment,
+        flags=list(entry.flags),
+        previous_msgctxt=entry.previous_msgctxt,
+        previous_msgid=entry.previous_msgid,
         previous_msgid_plural=entry.previous_msgid_plural,
     )
     return kept
 
 
-def _ask_memory(memory: TranslationMemory | None, wanted: polib.POEntry, threshold: float,
-                locale: str | None, document: str | None) -> Proposal | None:
+def _ask_memory(
+    memory: TranslationMemory | None,
+    wanted: polib.POEntry,
+    threshold: float,
+    locale: str | None,
+    document: str | None,
+) -> Proposal | None:
     """The memory's best proposal for a singular entry (plural forms are not stored)."""
     if memory is None or locale is None or wanted.msgid_plural:
         return None
@@ -227,10 +251,11 @@ def _ask_memory(memory: TranslationMemory | None, wanted: polib.POEntry, thresho
 class FuzzyIndex:
     """Finds the strings most similar to a query without comparing every pair.
 
-    Each string is indexed by its word prefixes; a query looks up its rarest
-    ones, keeps the strings sharing most of them, and scores that short list.
-    Short queries, whose few words may all have changed, also scan the strings
-    of a compatible length.
+    Each string is indexed by its features (word prefixes and pairs of them,
+    see `tokens`); a query looks up its rarest ones, keeps the strings sharing
+    most of them, and scores that short list exactly.  Short queries, whose few
+    words may all have changed, also scan the strings of a compatible length.
+    Small catalogs are simply compared in full, in C, which is exact and fast.
     """
 
     def __init__(self, texts: list[str]) -> None:
@@ -249,23 +274,52 @@ class FuzzyIndex:
         Ties go to the string indexed first, so results do not depend on chance.
         """
         cutoff = threshold * 100
-        query_tokens = set(tokens(query))
-        scores = {
-            number: fuzz.ratio(query, self.texts[number], score_cutoff=cutoff)
-            for number in self._shortlist(query_tokens)
-        }
-        if len(query_tokens) < 3:
-            scores.update(self._scan_similar_lengths(query, cutoff, limit))
+        if len(self.texts) <= _BRUTE_FORCE:
+            found = process.extract(
+                query, self.texts, scorer=fuzz.ratio, score_cutoff=cutoff, limit=limit + 8
+            )
+            scores = {number: score for _, score, number in found}
+        else:
+            query_tokens = set(tokens(query))
+            shortlist = self._shortlist(query_tokens)
+            found = process.extract(
+                query,
+                [self.texts[number] for number in shortlist],
+                scorer=fuzz.ratio,
+                score_cutoff=cutoff,
+                limit=limit + 8,
+            )
+            scores = {shortlist[position]: score for _, score, position in found}
+            if sum(" " not in token for token in query_tokens) < 3:  # a few words only
+                scores.update(self._scan_similar_lengths(query, cutoff, limit))
         ranked = sorted((-score, number) for number, score in scores.items() if score >= cutoff)
         return [(-score / 100, number) for score, number in ranked[:limit]]
 
     def _shortlist(self, query_tokens: set[str]) -> list[int]:
-        """The strings sharing most of the query's rarest word prefixes."""
-        rarest = sorted(query_tokens, key=lambda token: (len(self.postings.get(token, ())), token))
+        """The strings sharing the query's rarest features, most shared first.
+
+        The four rarest features are always used (an edit of one word removes
+        at most three), more while they stay cheap; only a query made of common
+        words alone has to rank a long list.
+        """
+        known = sorted(
+            (len(self.postings[token]), token) for token in query_tokens if token in self.postings
+        )
+        chosen: list[list[int]] = []
+        spent = 0
+        for count, token in known:
+            if len(chosen) >= 4 and spent + count > _SHORTLIST:
+                break  # enough: the rarest features of an edited string point to it
+            if len(chosen) >= 2 and spent + count > _BUDGET:
+                break  # only common words left: rank what we have
+            chosen.append(self.postings[token])
+            spent += count
+        if spent <= _SHORTLIST:
+            return sorted(set(itertools.chain.from_iterable(chosen)))
         hits: Counter[int] = Counter()
-        for token in rarest[:_RARE_TOKENS]:
-            hits.update(self.postings.get(token, ()))
-        return sorted(hits, key=lambda number: (-hits[number], number))[:_SHORTLIST]
+        for postings in chosen:
+            hits.update(postings)
+        return [number for number, _ in hits.most_common(_SHORTLIST)]
 
     def _scan_similar_lengths(self, query: str, cutoff: float, limit: int) -> dict[int, float]:
         """Score every string whose length still allows the threshold, if they are few.
@@ -277,14 +331,25 @@ class FuzzyIndex:
         high = bisect_right(self.lengths, len(query) / ratio) if ratio else len(self.lengths)
         if high - low > _SCAN_LIMIT:
             return {}
-        found = process.extract(query, self.texts_by_length[low:high], scorer=fuzz.ratio,
-                                score_cutoff=cutoff, limit=limit + 8)
+        found = process.extract(
+            query,
+            self.texts_by_length[low:high],
+            scorer=fuzz.ratio,
+            score_cutoff=cutoff,
+            limit=limit + 8,
+        )
         return {self.by_length[low + position]: score for _, score, position in found}
 
 
 def tokens(text: str) -> list[str]:
-    """Lowercase word prefixes of words of three or more characters."""
-    return [word[:_PREFIX] for word in _WORD.findall(text.lower()) if len(word) >= 3]
+    """Index features of a string: its word prefixes and pairs of adjacent ones.
+
+    Prefixes of five letters survive inflection («модели», «модель»); pairs of
+    neighbours are rare even when the words are common, and an edit of one
+    word leaves most of them in place.
+    """
+    words = [word[:_PREFIX] for word in _WORD.findall(text.lower()) if len(word) >= 3]
+    return words + [f"{first} {second}" for first, second in itertools.pairwise(words)]
 
 
 class _ProposalFinder:
@@ -302,9 +367,14 @@ class _ProposalFinder:
         if not found:
             return None
         # msgmerge prefers, among equals, an entry without context or with the same one
-        score, number = min(found, key=lambda pair: (
-            -pair[0] - (1e-5 if self.candidates[pair[1]].msgctxt in (None, wanted.msgctxt)
-                        else 0), pair[1]))
+        score, number = min(
+            found,
+            key=lambda pair: (
+                -pair[0]
+                - (1e-5 if self.candidates[pair[1]].msgctxt in (None, wanted.msgctxt) else 0),
+                pair[1],
+            ),
+        )
         source = self.candidates[number]
         origin = "previous translation" + (", obsolete" if source.obsolete else "")
         return Proposal(score, origin, source)

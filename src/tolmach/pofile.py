@@ -76,7 +76,8 @@ def _decode_catalog(data: bytes, path: Path) -> str:
     if nul >= 0:
         message = "binary data (NUL byte): not a PO file"
         raise CatalogError(path, data.count(b"\n", 0, nul) + 1, message)
-    declared = _CHARSET.search(data, 0, data.find(b"\n\n") % (len(data) + 1))  # header
+    header_end = data.find(b"\n\n")
+    declared = _CHARSET.search(data, 0, header_end if header_end >= 0 else len(data))
     charset = declared.group(1).decode("ascii", "replace") if declared else "UTF-8"
     if charset.upper().replace("_", "-") not in ("UTF-8", "UTF8", "CHARSET", "ASCII"):
         message = f"charset {charset} is not supported; convert with `msgconv --to-code=UTF-8`"
@@ -97,8 +98,8 @@ def _string_problem(token: str) -> str:
         return "unterminated string (missing closing quote)"
     if match.group(3).strip():
         return "unexpected text after the closing quote"
-    bad = next(e.group(1) for e in _ESCAPE_IN.finditer(match.group(1)) if e.group(1) not in _ESCAPES)
-    return f"bad escape sequence \\{bad}"
+    escapes = (escape.group(1) for escape in _ESCAPE_IN.finditer(match.group(1)))
+    return f"bad escape sequence \\{next(e for e in escapes if e not in _ESCAPES)}"
 
 
 class _Reader:
@@ -206,9 +207,10 @@ class _Reader:
 
     def make_entry(self, entry: dict) -> polib.POEntry:
         plural = {int(key[7:-1]): value for key, value in entry.items() if key[:7] == "msgstr["}
-        if plural and "msgid_plural" not in entry or "msgid_plural" in entry and not plural:
-            raise self.fail("msgstr[N] goes with msgid_plural, msgstr without", entry["line"])
-        made = polib.POEntry(
+        if bool(plural) != ("msgid_plural" in entry):
+            message = "a plural entry needs msgstr[N] lines, a singular one a msgstr line"
+            raise self.fail(message, entry["line"])
+        return polib.POEntry(
             msgid=entry["msgid"],
             msgstr=entry.get("msgstr", ""),
             msgid_plural=entry.get("msgid_plural", ""),
@@ -224,7 +226,6 @@ class _Reader:
             previous_msgid=entry.get("previous_msgid"),
             previous_msgid_plural=entry.get("previous_msgid_plural"),
         )
-        return made
 
     def read_header(self, entry: dict) -> None:
         self.po.header = "\n".join(entry.get("tcomment", []))
@@ -511,7 +512,7 @@ def _reference_lines(occurrences: list[tuple[str, str]], width: int) -> list[str
             current, column = "#:", 2
         current += reference
         column += len(reference)
-    return lines + [current] if current else lines
+    return [*lines, current] if current else lines
 
 
 def _string_lines(prefix: str, keyword: str, value: str, width: int) -> list[str]:

@@ -6,6 +6,7 @@ This is where paths are resolved, files read and written; the stages it calls
 
 from __future__ import annotations
 
+import contextlib
 import re
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -157,30 +158,46 @@ class Project:
         )
 
     def update(self, locales: tuple[str, ...] | list[str] = ()) -> list[StepResult]:
-        """Create or update ``locales/<locale>/LC_MESSAGES/<doc>.po`` from the templates."""
+        """Create or update ``locales/<locale>/LC_MESSAGES/<doc>.po`` from the templates.
+
+        New entries are filled from the translation memory (every catalog of the project
+        and the imported compendia) as fuzzy proposals, when ``translation-memory`` is on.
+        """
         chosen = self.select_locales(locales)
-        results = []
-        for doc in self.documents:
-            template_path = self.config.template_path(doc.name)
-            if not template_path.is_file():
-                raise CatalogError(
-                    self.shown(template_path), None, "template missing; run `tolmach extract` first"
-                )
-            template = read_po(template_path)
-            for locale in chosen:
-                path = self.catalog_path(locale, doc.name)
-                old = read_po(path) if path.is_file() else None
-                merged = update_catalog(
-                    template,
-                    old,
-                    locale,
-                    fuzzy_threshold=self.config.fuzzy_threshold,
-                    document=doc.name,
-                )
-                self._refresh_glossary_comments(merged, locale)
-                written = write_po(merged, path, width=self.config.po_width)
-                results.append(StepResult(path, written, locale, doc.name, catalog_stats(merged)))
-        return results
+        templates = {doc.name: self._read_template(doc) for doc in self.documents}
+        with contextlib.ExitStack() as stack:
+            memory = stack.enter_context(self._memory()) if self.config.translation_memory else None
+            return [
+                self._update_one(doc, templates[doc.name], locale, memory)
+                for doc in self.documents
+                for locale in chosen
+            ]
+
+    def _read_template(self, doc: SourceDocument) -> polib.POFile:
+        path = self.config.template_path(doc.name)
+        if not path.is_file():
+            raise CatalogError(self.shown(path), None, "template missing; run `tolmach extract` first")
+        return read_po(path)
+
+    def _memory(self):
+        from tolmach.memory import project_memory
+
+        return project_memory(self.root, self.config.source_locale, self.config.locales_dir)
+
+    def _update_one(self, doc: SourceDocument, template: polib.POFile, locale: str, memory) -> StepResult:
+        path = self.catalog_path(locale, doc.name)
+        old = read_po(path) if path.is_file() else None
+        merged = update_catalog(
+            template,
+            old,
+            locale,
+            fuzzy_threshold=self.config.fuzzy_threshold,
+            memory=memory,
+            document=doc.name,
+        )
+        self._refresh_glossary_comments(merged, locale)
+        written = write_po(merged, path, width=self.config.po_width)
+        return StepResult(path, written, locale, doc.name, catalog_stats(merged))
 
     def _refresh_glossary_comments(self, po: polib.POFile, locale: str) -> None:
         describe = self.describe_terms(locale)

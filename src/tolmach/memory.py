@@ -1,0 +1,524 @@
+"""The translation memory: every translation of the project, in SQLite.
+
+It holds the reviewed (translated, not fuzzy) entries of every catalog of the
+project, all documents and locales, plus the compendia a user imports (TMX or
+PO files).  A catalog is read again only when its size or modification time
+changed, so keeping the memory current costs little.
+
+Look-ups find similar source strings through an index of word prefixes kept
+in the database (with counts, so the rarest prefixes of a query are used) and
+score the short list with the similarity `tolmach.merge` uses.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import unicodedata
+from collections import Counter
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Self, TypeVar
+
+from rapidfuzz import fuzz
+
+from tolmach.merge import tokens
+from tolmach.pofile import read_po
+from tolmach.tmx import TranslationUnit, read_tmx
+
+T = TypeVar("T")
+
+SCHEMA_VERSION = "1"
+_BUDGET = 3000  # index entries a look-up may read
+_SHORTLIST = 60
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS origins (
+    id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE, kind TEXT NOT NULL,
+    document TEXT, stamp TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS segments (
+    id INTEGER PRIMARY KEY,
+    origin_id INTEGER NOT NULL REFERENCES origins (id) ON DELETE CASCADE,
+    locale TEXT NOT NULL, language TEXT NOT NULL, context TEXT,
+    source TEXT NOT NULL, target TEXT NOT NULL, length INTEGER NOT NULL,
+    features TEXT NOT NULL);
+CREATE INDEX IF NOT EXISTS segments_by_source ON segments (language, source);
+CREATE INDEX IF NOT EXISTS segments_by_origin ON segments (origin_id);
+CREATE INDEX IF NOT EXISTS segments_by_length ON segments (language, length);
+CREATE TABLE IF NOT EXISTS tokens (
+    language TEXT NOT NULL, token TEXT NOT NULL, segment_id INTEGER NOT NULL,
+    PRIMARY KEY (language, token, segment_id)) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS token_counts (
+    language TEXT NOT NULL, token TEXT NOT NULL, df INTEGER NOT NULL,
+    PRIMARY KEY (language, token)) WITHOUT ROWID;
+"""
+_COUNT = "INSERT INTO token_counts VALUES (?, ?, ?) ON CONFLICT DO UPDATE SET df = df + excluded.df"
+
+
+class TranslationMemoryError(Exception):
+    """The memory cannot be used: locked, corrupt, or fed a file it cannot take."""
+
+
+@dataclass(frozen=True)
+class MemoryMatch:
+    """A translation found in the memory, with its similarity and origin."""
+
+    score: float
+    source: str
+    target: str
+    locale: str
+    context: str | None
+    origin: str  # "rocm7.po, de" or the compendium's file name
+
+
+@dataclass(frozen=True)
+class CatalogFile:
+    """A project catalog the memory learns from."""
+
+    path: Path
+    name: str  # project-relative, e.g. "locales/de/LC_MESSAGES/rocm7.po"
+    locale: str
+    document: str
+
+
+class TranslationMemory:
+    """A SQLite translation memory; use as a context manager or call `close`."""
+
+    def __init__(self, path: Path, source_locale: str = "ru", timeout: float = 2.0) -> None:
+        self.path = Path(path)
+        self.source_locale = source_locale
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            self.db = sqlite3.connect(self.path, timeout=timeout, isolation_level=None)
+        except sqlite3.Error as error:
+            raise self._explain(error) from error
+        self._guarded(self._prepare)
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        self.db.close()
+
+    def _explain(self, error: sqlite3.Error) -> TranslationMemoryError:
+        """Say what went wrong with the database, and what to do about it."""
+        text = str(error)
+        if "locked" in text or "busy" in text:
+            return TranslationMemoryError(
+                f"{self.path}: the translation memory is locked by another process "
+                "(another tolmach running?); try again when it has finished"
+            )
+        return TranslationMemoryError(
+            f"{self.path}: the translation memory cannot be read ({text}); "
+            "run `tolmach tm rebuild` to recreate it"
+        )
+
+    def _guarded(self, action: Callable[..., T], *args: object) -> T:
+        """Run a database action, turning SQLite errors into clear ones."""
+        try:
+            return action(*args)
+        except sqlite3.Error as error:
+            raise self._explain(error) from error
+
+    def _prepare(self) -> None:
+        self.db.execute("PRAGMA foreign_keys = ON")
+        self.db.execute("PRAGMA journal_mode = WAL")
+        self.db.execute("PRAGMA synchronous = NORMAL")
+        self.db.executescript(_SCHEMA)
+        stored = dict(self.db.execute("SELECT key, value FROM meta"))
+        if not stored:
+            self.db.executemany(
+                "INSERT INTO meta VALUES (?, ?)",
+                [("schema", SCHEMA_VERSION), ("source_locale", self.source_locale)],
+            )
+        elif stored.get("schema") != SCHEMA_VERSION:
+            raise sqlite3.DatabaseError(f"schema {stored.get('schema')}, expected {SCHEMA_VERSION}")
+        elif stored.get("source_locale") != self.source_locale:
+            raise TranslationMemoryError(
+                f"{self.path}: the memory holds translations from {stored['source_locale']}, "
+                f"the project translates from {self.source_locale}; run `tolmach tm rebuild`"
+            )
+
+    # ------------------------------------------------------------ filling
+
+    def refresh(self, catalogs: Iterable[CatalogFile]) -> int:
+        """Learn the catalogs that changed and forget the ones gone; returns how many were read."""
+        return self._guarded(self._refresh, list(catalogs))
+
+    def _refresh(self, catalogs: list[CatalogFile]) -> int:
+        known = dict(self.db.execute("SELECT name, stamp FROM origins WHERE kind = 'catalog'"))
+        changed = [
+            catalog for catalog in catalogs if known.get(catalog.name) != _stamp(catalog.path)
+        ]
+        units = {catalog.name: list(_catalog_units(catalog)) for catalog in changed}
+        present = {catalog.name for catalog in catalogs}
+        with self._transaction():
+            for name in sorted(known.keys() - present):
+                self._forget_origin(name)
+            for catalog in changed:
+                self._replace_origin(
+                    catalog.name,
+                    "catalog",
+                    catalog.document,
+                    _stamp(catalog.path),
+                    units[catalog.name],
+                )
+        return len(changed)
+
+    def import_units(self, name: str, units: list[TranslationUnit]) -> int:
+        """Add a compendium's units under its name, replacing an earlier import of it."""
+
+        def action() -> int:
+            with self._transaction():
+                return self._replace_origin(name, "compendium", None, "imported", units)
+
+        return self._guarded(action)
+
+    def _transaction(self) -> _Transaction:
+        return _Transaction(self.db)
+
+    def _replace_origin(
+        self, name: str, kind: str, document: str | None, stamp: str, units: list[TranslationUnit]
+    ) -> int:
+        self._forget_origin(name)
+        origin = self.db.execute(
+            "INSERT INTO origins (name, kind, document, stamp) VALUES (?, ?, ?, ?)",
+            (name, kind, document, stamp),
+        ).lastrowid
+        first = self.db.execute("SELECT COALESCE(MAX(id), 0) FROM segments").fetchone()[0] + 1
+        rows, postings = [], []
+        for number, unit in enumerate(units, start=first):
+            language, features = _language(unit.locale), sorted(set(tokens(unit.source)))
+            rows.append(
+                (
+                    number,
+                    origin,
+                    unit.locale,
+                    language,
+                    unit.context,
+                    unit.source,
+                    unit.target,
+                    len(unit.source),
+                    "\t".join(features),
+                )
+            )
+            postings += [(language, feature, number) for feature in features]
+        self.db.executemany("INSERT INTO segments VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)
+        self._index(postings, +1)
+        return len(units)
+
+    def _forget_origin(self, name: str) -> None:
+        """Remove an origin with its segments and their index entries."""
+        rows = self.db.execute(
+            "SELECT s.id, s.language, s.features FROM segments s JOIN origins o "
+            "ON o.id = s.origin_id WHERE o.name = ?",
+            (name,),
+        ).fetchall()
+        postings = [
+            (language, feature, number)
+            for number, language, features in rows
+            for feature in features.split("\t")
+            if feature
+        ]
+        self._index(postings, -1)
+        self.db.execute("DELETE FROM origins WHERE name = ?", (name,))
+
+    def _index(self, postings: list[tuple[str, str, int]], sign: int) -> None:
+        """Add (+1) or remove (-1) index entries and keep the prefix counts right."""
+        if sign > 0:
+            self.db.executemany("INSERT OR IGNORE INTO tokens VALUES (?, ?, ?)", postings)
+        else:
+            self.db.executemany(
+                "DELETE FROM tokens WHERE language = ? AND token = ? AND segment_id = ?", postings
+            )
+        counts = Counter((language, feature) for language, feature, _ in postings)
+        self.db.executemany(_COUNT, [(*key, sign * count) for key, count in counts.items()])
+
+    # ------------------------------------------------------------ reading
+
+    def count(self) -> int:
+        return self._guarded(lambda: self.db.execute("SELECT COUNT(*) FROM segments").fetchone()[0])
+
+    def units(self, locale: str | None = None) -> Iterator[TranslationUnit]:
+        """Every stored unit, in a stable order, for export."""
+        query = (
+            "SELECT s.source, s.target, s.locale, s.context, o.name, o.kind, o.document "
+            "FROM segments s JOIN origins o ON o.id = s.origin_id "
+            + ("WHERE s.locale = ? " if locale else "")
+            + "ORDER BY s.locale, s.source, s.context, s.target, o.name"
+        )
+        rows = self._guarded(lambda: self.db.execute(query, (locale,) if locale else ()).fetchall())
+        for source, target, unit_locale, context, name, kind, document in rows:
+            yield TranslationUnit(
+                source,
+                target,
+                unit_locale,
+                context,
+                _origin_label(name, kind, document, unit_locale),
+            )
+
+    def best(
+        self, text: str, locale: str, *, threshold: float = 0.6, exclude_document: str | None = None
+    ) -> MemoryMatch | None:
+        """The closest translation of `text` into `locale`, or None below the threshold."""
+        found = self.search(
+            text, locale, threshold=threshold, limit=1, exclude_document=exclude_document
+        )
+        return found[0] if found else None
+
+    def search(
+        self,
+        text: str,
+        locale: str,
+        *,
+        threshold: float = 0.6,
+        limit: int = 5,
+        exclude_document: str | None = None,
+    ) -> list[MemoryMatch]:
+        """The best distinct translations of `text` into `locale`, best first.
+
+        Ties go to the exact locale, then to the earliest stored segment.
+        `exclude_document` leaves out that document's own catalog for `locale`,
+        which its merge already knows.
+        """
+        return self._guarded(self._search, text, locale, threshold, limit, exclude_document)
+
+    def _search(
+        self, text: str, locale: str, threshold: float, limit: int, exclude_document: str | None
+    ) -> list[MemoryMatch]:
+        language = _language(locale)
+        ids = self._candidates(text, language, threshold)
+        if not ids:
+            return []
+        rows = self.db.execute(
+            "SELECT s.id, s.source, s.target, s.locale, s.context, o.name, o.kind, o.document "
+            f"FROM segments s JOIN origins o ON o.id = s.origin_id WHERE s.id IN "
+            f"({','.join('?' * len(ids))})",
+            ids,
+        ).fetchall()
+        cutoff = threshold * 100
+        ranked = []
+        for number, source, target, row_locale, context, name, kind, document in rows:
+            if not _locale_fits(row_locale, locale):
+                continue
+            if (
+                exclude_document
+                and kind == "catalog"
+                and document == exclude_document
+                and row_locale == locale
+            ):
+                continue
+            score = 100.0 if source == text else fuzz.ratio(text, source, score_cutoff=cutoff)
+            if score >= cutoff:
+                match = MemoryMatch(
+                    score / 100,
+                    source,
+                    target,
+                    row_locale,
+                    context,
+                    _origin_label(name, kind, document, row_locale),
+                )
+                ranked.append(((-score, row_locale != locale, number), match))
+        ranked.sort(key=lambda pair: pair[0])
+        distinct: dict[tuple[str, str], MemoryMatch] = {}
+        for _, match in ranked:
+            distinct.setdefault((match.source, match.target), match)
+        return list(distinct.values())[:limit]
+
+    def _candidates(self, text: str, language: str, threshold: float) -> list[int]:
+        """Segment ids worth scoring: exact sources, shared rare prefixes, similar lengths."""
+        ids = [
+            row[0]
+            for row in self.db.execute(
+                "SELECT id FROM segments WHERE language = ? AND source = ? ORDER BY id LIMIT 20",
+                (language, text),
+            )
+        ]
+        wanted = sorted(set(tokens(text)))
+        if wanted:
+            counts = self.db.execute(
+                "SELECT df, token FROM token_counts WHERE language = ? AND df > 0 AND token IN "
+                f"({','.join('?' * len(wanted))})",
+                (language, *wanted),
+            ).fetchall()
+            chosen, spent = [], 0
+            for df, token in sorted(counts):  # rarest first, as FuzzyIndex does
+                if len(chosen) >= 4 and spent + df > _SHORTLIST:
+                    break
+                if len(chosen) >= 2 and spent + df > _BUDGET:
+                    break
+                chosen.append(token)
+                spent += df
+            if chosen:
+                ids += [
+                    row[0]
+                    for row in self.db.execute(
+                        "SELECT segment_id FROM tokens WHERE language = ? AND token IN "
+                        f"({','.join('?' * len(chosen))}) GROUP BY segment_id "
+                        "ORDER BY COUNT(*) DESC, segment_id LIMIT ?",
+                        (language, *chosen, _SHORTLIST),
+                    )
+                ]
+        if sum(" " not in token for token in wanted) < 3:  # a few words only
+            ratio = threshold / (2 - threshold) if threshold < 2 else 1.0
+            ids += [
+                row[0]
+                for row in self.db.execute(
+                    "SELECT id FROM segments WHERE language = ? AND length BETWEEN ? AND ? "
+                    "ORDER BY id LIMIT 2000",
+                    (language, int(len(text) * ratio), int(len(text) / max(ratio, 1e-9)) + 1),
+                )
+            ]
+        return list(dict.fromkeys(ids))
+
+
+class _Transaction:
+    """BEGIN IMMEDIATE … COMMIT, rolled back on any error: all or nothing."""
+
+    def __init__(self, db: sqlite3.Connection) -> None:
+        self.db = db
+
+    def __enter__(self) -> None:
+        self.db.execute("BEGIN IMMEDIATE")
+
+    def __exit__(self, kind: type[BaseException] | None, *rest: object) -> None:
+        self.db.execute("COMMIT" if kind is None else "ROLLBACK")
+
+
+def _stamp(path: Path) -> str:
+    """What tells that a file changed: its size and modification time."""
+    status = path.stat()
+    return f"{status.st_size}:{status.st_mtime_ns}"
+
+
+def _catalog_units(catalog: CatalogFile) -> Iterator[TranslationUnit]:
+    """The reviewed translations of a catalog: translated, not fuzzy, singular form."""
+    for entry in read_po(catalog.path):
+        if "fuzzy" in entry.flags or entry.msgid == "":
+            continue
+        target = entry.msgstr_plural.get(0, "") if entry.msgid_plural else entry.msgstr
+        if target:
+            yield TranslationUnit(
+                entry.msgid, target, catalog.locale, entry.msgctxt, f"{catalog.document}.po"
+            )
+
+
+def _language(locale: str) -> str:
+    return locale.replace("-", "_").split("_")[0].lower()
+
+
+def _locale_fits(stored: str, wanted: str) -> bool:
+    """de_AT serves de; de serves de_AT; zh_TW does not serve zh_CN."""
+    return stored == wanted or stored == _language(wanted) or wanted == _language(wanted)
+
+
+def _origin_label(name: str, kind: str, document: str | None, locale: str) -> str:
+    if kind == "catalog":
+        return f"{document}.po, {locale}"
+    return f"{name}, {locale}"
+
+
+# ------------------------------------------------------------ compendia
+
+_SCRIPTS = {
+    "ru": "CYRILLIC",
+    "uk": "CYRILLIC",
+    "be": "CYRILLIC",
+    "bg": "CYRILLIC",
+    "sr": "CYRILLIC",
+    "mk": "CYRILLIC",
+    "kk": "CYRILLIC",
+    "el": "GREEK",
+    "zh": "CJK",
+    "ja": "CJK",
+    "ko": "HANGUL",
+    "ar": "ARABIC",
+    "fa": "ARABIC",
+    "he": "HEBREW",
+}
+
+
+def read_compendium(path: Path, source_locale: str) -> list[TranslationUnit]:
+    """The units of a TMX or PO compendium translated from `source_locale`.
+
+    A PO compendium names its target language in its Language header; its
+    source strings must be written in the script of the project's source
+    language (a compendium translated from English is refused for Russian).
+    """
+    path = Path(path)
+    if path.suffix.lower() == ".tmx":
+        return read_tmx(path, source_locale)
+    po = read_po(path)
+    locale = po.metadata.get("Language", "").strip()
+    if not locale:
+        raise TranslationMemoryError(
+            f"{path}: no Language header, so the language of its translations is unknown"
+        )
+    units = [
+        TranslationUnit(
+            entry.msgid,
+            entry.msgstr_plural.get(0, "") if entry.msgid_plural else entry.msgstr,
+            locale,
+            entry.msgctxt,
+            path.name,
+        )
+        for entry in po
+        if "fuzzy" not in entry.flags and not entry.obsolete
+    ]
+    units = [unit for unit in units if unit.target]
+    _check_source_script(path, [unit.source for unit in units], source_locale)
+    return units
+
+
+def _check_source_script(path: Path, sources: list[str], source_locale: str) -> None:
+    """Refuse source strings written in another script than the source language's."""
+    expected = _SCRIPTS.get(_language(source_locale), "LATIN")
+    scripts = Counter(_script(char) for text in sources for char in text if char.isalpha())
+    if sum(scripts.values()) < 20:
+        return
+    dominant, count = scripts.most_common(1)[0]
+    if dominant != expected and count > sum(scripts.values()) / 2:
+        raise TranslationMemoryError(
+            f"{path}: its source strings are in {dominant.title()} script, but the project "
+            f"translates from {source_locale} ({expected.title()}): not a compendium for "
+            "this project"
+        )
+
+
+def _script(char: str) -> str:
+    """The script of a letter, from its Unicode name (CYRILLIC SMALL LETTER A)."""
+    name = unicodedata.name(char, "UNKNOWN")
+    for script in ("CJK", "HIRAGANA", "KATAKANA"):
+        if name.startswith(script):
+            return "CJK"
+    return name.split(" ")[0]
+
+
+# ------------------------------------------------------------ project layout
+
+CACHE_FILE = Path(".tolmach-cache") / "memory.sqlite3"
+
+
+def project_catalogs(root: Path, locales_dir: str = "locales") -> list[CatalogFile]:
+    """The catalogs of a project: ``<locales>/<locale>/LC_MESSAGES/<document>.po``."""
+    found = sorted((Path(root) / locales_dir).glob("*/LC_MESSAGES/*.po"))
+    return [
+        CatalogFile(path, path.relative_to(root).as_posix(), path.parent.parent.name, path.stem)
+        for path in found
+    ]
+
+
+def project_memory(
+    root: Path, source_locale: str, locales_dir: str = "locales"
+) -> TranslationMemory:
+    """Open the project's memory under its cache folder, brought up to date with its catalogs."""
+    memory = TranslationMemory(Path(root) / CACHE_FILE, source_locale)
+    try:
+        memory.refresh(project_catalogs(root, locales_dir))
+    except BaseException:
+        memory.close()
+        raise
+    return memory
