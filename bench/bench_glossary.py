@@ -42,7 +42,7 @@ def dictionary_words(pos: str, wanted: int) -> list:
     morph, seen, found = morph_analyzer(), set(), []
     for prefix in PREFIXES:
         for word, tag, normal_form, _, _ in morph.iter_known_word_parses(prefix):
-            if tag.POS == pos and word == normal_form and normal_form not in seen and len(word) > 4:
+            if pos == tag.POS and word == normal_form and normal_form not in seen and len(word) > 4:
                 seen.add(normal_form)
                 found.append(morph.parse(normal_form)[0])
                 if len(found) >= wanted:

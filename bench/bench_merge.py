@@ -14,8 +14,10 @@ from __future__ import annotations
 
 import argparse
 import itertools
+import os
 import random
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -245,18 +247,22 @@ def measure(tool: str, command: list[str], output: Path, timeout: float) -> Run:
     timer = "/usr/bin/time"  # GNU time, not the shell keyword
     report = output.with_suffix(".rss")
     started = time.perf_counter()
+    child = subprocess.Popen(
+        [timer, "-f", "%M", "-o", str(report), *command],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        start_new_session=True,  # so that a timeout stops the tool itself, not only time
+    )
     try:
-        subprocess.run(
-            [timer, "-f", "%M", "-o", str(report), *command],
-            check=True,
-            timeout=timeout,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.PIPE,
-        )
-    except subprocess.TimeoutExpired:
-        return Run(tool, None, 0.0, output)
-    except subprocess.CalledProcessError as error:
-        raise SystemExit(f"{tool} failed: {error.stderr.decode(errors='replace')}") from error
+        _, errors = child.communicate(timeout=timeout)
+    except BaseException as stopped:  # a timeout, or Ctrl-C: stop the whole group
+        os.killpg(child.pid, signal.SIGKILL)
+        child.wait()
+        if isinstance(stopped, subprocess.TimeoutExpired):
+            return Run(tool, None, 0.0, output)
+        raise
+    if child.returncode != 0:
+        raise SystemExit(f"{tool} failed: {errors.decode(errors='replace')}")
     seconds = time.perf_counter() - started
     kilobytes = int(report.read_text().split()[-1])
     return Run(tool, seconds, kilobytes / 1024, output)

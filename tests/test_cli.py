@@ -199,7 +199,8 @@ def test_every_command_help_shows_an_example():
     runner = CliRunner()
     commands = ["extract", "update", "build", "pseudo", "stats", "check", "publish", "preview",
                 "screenshots", "glossary", "glossary list", "glossary candidates",
-                "glossary export", "glossary import"]
+                "glossary export", "glossary import", "tm", "tm search", "tm export", "tm import",
+                "tm rebuild"]
     for command in commands:
         result = runner.invoke(cli, [*command.split(), "--help"])
         assert result.exit_code == 0

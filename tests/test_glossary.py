@@ -162,7 +162,7 @@ def test_a_duplicate_error_carries_the_term():
 
 
 def test_a_missing_glossary_is_an_error_naming_it():
-    with pytest.raises(GlossaryError, match="nowhere.toml: cannot read"):
+    with pytest.raises(GlossaryError, match=r"nowhere\.toml: cannot read"):
         load_termbase("nowhere.toml")
 
 

@@ -171,7 +171,7 @@ def test_a_run_killed_at_any_moment_loses_no_translation(project):
     assert_nothing_lost(root, written)
     assert_outputs_whole(root)
     print(f"\n{KILLS} runs of {DOCUMENTS * len(LOCALES)} catalogs, SIGKILL at random: {outcomes}")
-    assert outcomes["killed"] >= KILLS // 2, "most runs should be killed mid-way"
+    assert outcomes["killed"] >= KILLS // 4, "runs should be killed mid-way, not only after the end"
 
 
 def test_a_second_process_is_refused_while_the_first_holds_the_lock(project):

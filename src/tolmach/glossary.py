@@ -93,7 +93,7 @@ def load_termbase(path: str | Path) -> Termbase:
     try:
         text = Path(path).read_text(encoding="utf-8")
     except OSError as error:
-        raise GlossaryError(path, None, None, f"cannot read the glossary: {error.strerror}")
+        raise GlossaryError(path, None, None, f"cannot read the glossary: {error.strerror}") from None
     return parse_termbase(text, path)
 
 

@@ -55,7 +55,15 @@ def _open() -> TranslationMemory:
 
 @click.group()
 def tm() -> None:
-    """Translation memory: every translation of the project, searchable and portable."""
+    """Translation memory: every translation of the project, searchable and portable.
+
+    \b
+    Examples:
+      tolmach tm search "Поддержка Windows" -l de
+      tolmach tm export --format tmx -o memory.tmx
+      tolmach tm import compendium.tmx
+      tolmach tm rebuild
+    """
 
 
 @tm.command()
@@ -70,7 +78,12 @@ def tm() -> None:
 )
 @click.option("-n", "--limit", default=5, show_default=True, type=click.IntRange(1))
 def search(text: str, locale: str, threshold: float, limit: int) -> None:
-    """Show the best translations of TEXT into LOCALE, with score and origin."""
+    """Show the best translations of TEXT into LOCALE, with score and origin.
+
+    \b
+    Example:
+      tolmach tm search "Поддержка Windows" -l de
+    """
     with _open() as memory:
         try:
             matches = memory.search(text, locale, threshold=threshold, limit=limit)
@@ -98,7 +111,12 @@ def search(text: str, locale: str, threshold: float, limit: int) -> None:
 )
 @click.option("-l", "--locale", default=None, help="Only this target locale.")
 def export(file_format: str, output: Path, locale: str | None) -> None:
-    """Write the memory as TMX 1.4b, for OmegaT and other CAT tools."""
+    """Write the memory as TMX 1.4b, for OmegaT and other CAT tools.
+
+    \b
+    Example:
+      tolmach tm export --format tmx -o memory.tmx
+    """
     _, source, _ = _project()
     with _open() as memory:
         try:
@@ -111,7 +129,12 @@ def export(file_format: str, output: Path, locale: str | None) -> None:
 @tm.command("import")
 @click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
 def import_(file: Path) -> None:
-    """Add a compendium (TMX or PO) to the memory; importing it again replaces it."""
+    """Add a compendium (TMX or PO) to the memory; importing it again replaces it.
+
+    \b
+    Example:
+      tolmach tm import compendium.tmx
+    """
     _, source, _ = _project()
     try:
         units = read_compendium(file, source)
@@ -127,7 +150,12 @@ def import_(file: Path) -> None:
 
 @tm.command()
 def rebuild() -> None:
-    """Recreate the memory from the project's catalogs (imported compendia are dropped)."""
+    """Recreate the memory from the project's catalogs (imported compendia are dropped).
+
+    \b
+    Example:
+      tolmach tm rebuild
+    """
     root, source, locales = _project()
     database = root / CACHE_FILE
     for leftover in (database, Path(f"{database}-wal"), Path(f"{database}-shm")):

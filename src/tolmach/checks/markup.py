@@ -46,7 +46,7 @@ def compare_multisets(
     >>> list(compare_multisets("link", ["a", "b"], ["b", "c"], str))
     ['link changed: a → c']
     """
-    if not source and not target or sorted(source) == sorted(target):
+    if (not source and not target) or sorted(source) == sorted(target):
         return
     missing = list((Counter(source) - Counter(target)).elements())
     added = list((Counter(target) - Counter(source)).elements())
