@@ -13,13 +13,13 @@ from click.testing import CliRunner
 from hypothesis import given
 from hypothesis import strategies as st
 
+from tolmach.fileio import write_atomic
 from tolmach.glossary import GlossaryError, Term, Termbase, load_termbase, parse_termbase
 from tolmach.glossary_cli import glossary
 from tolmach.termbase_io import (
     dump_termbase_toml,
     read_csv,
     read_tbx,
-    write_atomically,
     write_csv,
     write_tbx,
 )
@@ -157,10 +157,10 @@ def test_any_note_and_translation_survive_the_toml_writer(note, target):
     assert parse_termbase(dump_termbase_toml(termbase)) == termbase
 
 
-def test_write_atomically_leaves_an_unchanged_file_alone(tmp_path):
+def test_write_atomic_leaves_an_unchanged_file_alone(tmp_path):
     path = tmp_path / "g.toml"
-    assert write_atomically(path, "a = 1\n") is True
-    assert write_atomically(path, "a = 1\n") is False
+    assert write_atomic(path, "a = 1\n") is True
+    assert write_atomic(path, "a = 1\n") is False
     assert [p.name for p in tmp_path.iterdir()] == ["g.toml"]
 
 

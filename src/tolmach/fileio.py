@@ -11,6 +11,7 @@ import contextlib
 import errno
 import fcntl
 import os
+import stat
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
@@ -73,13 +74,17 @@ def read_source(path: Path) -> str:
 
 
 def write_atomic(path: Path, text: str) -> bool:
-    """Write ``text`` (UTF-8) to ``path`` atomically; return False if it was already so."""
+    """Write ``text`` (UTF-8) to ``path`` atomically; return False if it was already so.
+
+    A replaced file keeps its permissions; a new one gets 0644.
+    """
     data = text.encode("utf-8")
     try:
         if path.read_bytes() == data:
             return False
+        mode = stat.S_IMODE(path.stat().st_mode)
     except FileNotFoundError:
-        pass
+        mode = 0o644
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
@@ -87,7 +92,7 @@ def write_atomic(path: Path, text: str) -> bool:
             handle.write(data)
             handle.flush()
             os.fsync(handle.fileno())
-        os.chmod(tmp, 0o644)
+        os.chmod(tmp, mode)
         os.replace(tmp, path)
     except BaseException:
         with contextlib.suppress(FileNotFoundError):

@@ -15,13 +15,13 @@ from markdown_it import MarkdownIt
 from mdit_py_plugins.front_matter import front_matter_plugin
 
 from tolmach.config import Config, load_config
+from tolmach.fileio import write_atomic
 from tolmach.glossary import GlossaryError, Termbase, load_termbase
 from tolmach.glossary_candidates import find_candidates
 from tolmach.termbase_io import (
     dump_termbase_toml,
     read_csv,
     read_tbx,
-    write_atomically,
     write_csv,
     write_tbx,
 )
@@ -184,7 +184,7 @@ def export(fmt: str, output: Path | None) -> None:
     if output is None:
         click.echo(text, nl=False)
         return
-    write_atomically(output, text)
+    write_atomic(output, text)
     click.echo(f"wrote {_shown(output)} ({len(termbase.terms)} terms)", err=True)
 
 
@@ -212,6 +212,6 @@ def import_terms(file: Path, fmt: str | None) -> None:
         termbase = reader(file.read_text(encoding="utf-8"), _shown(file), ignored)
     except GlossaryError as error:
         raise click.ClickException(str(error)) from None
-    written = write_atomically(target, dump_termbase_toml(termbase))
+    written = write_atomic(target, dump_termbase_toml(termbase))
     state = "wrote" if written else "unchanged"
     click.echo(f"{state} {_shown(target)} ({len(termbase.terms)} terms)", err=True)

@@ -14,15 +14,14 @@ hyphens, between CJK ideographs, and so on; a string that does not fit on its
 from __future__ import annotations
 
 import itertools
-import os
 import re
-import secrets
-import stat
 import unicodedata
 from functools import lru_cache
 from pathlib import Path
 
 import polib
+
+from tolmach.fileio import write_atomic
 
 DEFAULT_WIDTH = 79
 
@@ -547,26 +546,4 @@ def write_po(po: polib.POFile, path: Path, width: int = DEFAULT_WIDTH) -> bool:
     Returns True when the file was written.  Unchanged files keep their mtime,
     so builds and diffs do not churn; a replaced file keeps its permissions.
     """
-    path = Path(path)
-    data = format_po(po, width).encode("utf-8")
-    try:
-        if path.read_bytes() == data:
-            return False
-        mode: int | None = stat.S_IMODE(path.stat().st_mode)
-    except FileNotFoundError:
-        mode = None
-    path.parent.mkdir(parents=True, exist_ok=True)
-    temporary = path.with_name(f".{path.name}.{os.getpid()}.{secrets.token_hex(4)}.tmp")
-    try:
-        handle = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
-        with os.fdopen(handle, "wb") as stream:
-            stream.write(data)
-            stream.flush()
-            os.fsync(stream.fileno())
-        if mode is not None:
-            os.chmod(temporary, mode)
-        os.replace(temporary, path)
-    except BaseException:
-        temporary.unlink(missing_ok=True)
-        raise
-    return True
+    return write_atomic(Path(path), format_po(po, width))

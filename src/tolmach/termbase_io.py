@@ -25,8 +25,6 @@ from __future__ import annotations
 
 import csv
 import io
-import os
-import tempfile
 import xml.etree.ElementTree as ET
 from collections.abc import Iterable
 from pathlib import Path
@@ -40,7 +38,6 @@ __all__ = [
     "dump_termbase_toml",
     "read_csv",
     "read_tbx",
-    "write_atomically",
     "write_csv",
     "write_tbx",
 ]
@@ -308,24 +305,3 @@ def _toml_string(value: str) -> str:
         else:
             escaped.append(ch)
     return '"' + "".join(escaped) + '"'
-
-
-def write_atomically(path: Path, text: str) -> bool:
-    """Replace ``path`` in one step (temp file in the same folder, then ``os.replace``).
-
-    Returns False and leaves the file alone when its content would not change.
-    """
-    if path.exists() and path.read_text(encoding="utf-8") == text:
-        return False
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, temp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as out:
-            out.write(text)
-            out.flush()
-            os.fsync(out.fileno())
-        os.replace(temp, path)
-    except BaseException:
-        Path(temp).unlink(missing_ok=True)
-        raise
-    return True
