@@ -3,7 +3,7 @@
 import pytest
 
 from tolmach.build import apply_translations, wrap_text
-from tolmach.document import parse_document
+from tolmach.document import markdown_parser, parse_document
 from tolmach.verify import same_html, same_structure
 
 
@@ -99,3 +99,10 @@ def test_pseudo_translation_keeps_the_structure_of_a_rich_document():
     out = apply_translations(parse_document(text), pseudo_translate)
     assert out != text
     assert same_structure(text, out)
+
+
+def test_a_translated_reference_title_escapes_its_delimiters():
+    text = 'See [a].\n\n[a]: /u "Old"\n'
+    out = build(text, {"Old": 'Ein "neuer" Titel'})
+    assert out == 'See [a].\n\n[a]: /u "Ein \\"neuer\\" Titel"\n'
+    assert 'title="Ein &quot;neuer&quot; Titel"' in markdown_parser().render(out)

@@ -56,6 +56,8 @@ def emit_translation(seg: Segment, translated: str, wrap_width: int = 0, column:
     """The bytes that fill a slot with ``translated``."""
     if seg.quoting in ("plain", "single", "double"):
         return quote_scalar(translated.replace("\n", " "), seg.quoting)
+    if seg.quoting and seg.quoting.startswith("title"):
+        return _escape_title(" ".join(translated.split("\n")), seg.quoting[-1])
     if seg.single_line:
         return " ".join(part.strip() for part in translated.split("\n"))
     lines = translated.split("\n")
@@ -78,6 +80,12 @@ def _not_underline(line: str) -> str:
         return line
     body = line.lstrip(" \t")
     return line[: len(line) - len(body)] + "\\" + body
+
+
+def _escape_title(text: str, closer: str) -> str:
+    """A link title that cannot end early: its unescaped delimiters get a backslash."""
+    specials = "()" if closer == ")" else closer
+    return re.sub(rf"(?<!\\)([{re.escape(specials)}])", r"\\\1", text)
 
 
 def wrap_text(text: str, width: int, first_indent: int = 0, indent: int | None = None) -> list[str]:

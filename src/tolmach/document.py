@@ -18,7 +18,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from markdown_it import MarkdownIt
-from markdown_it.common.utils import MD_TRIM_CHARS
+from markdown_it.common.utils import MD_TRIM_CHARS, unescapeAll
 from markdown_it.rules_inline.escape import escape as _escape_rule
 from markdown_it.rules_inline.newline import newline as _newline_rule
 from markdown_it.token import Token
@@ -92,8 +92,10 @@ def parse_document(text: str, options: SegmentOptions | None = None) -> Document
     options = options or SegmentOptions()
     lines = _split_lines(text)
     md = _shared_parser()
-    tokens = md.parse(_normalized(text), {})
+    env: dict = {}
+    tokens = md.parse(_normalized(text), env)
     found = list(_segments_from_tokens(tokens, lines, options))
+    found.extend(_reference_titles(env.get("references", {}), lines))
     found.sort(key=lambda s: s.start)
     return Document(text=text, segments=tuple(_with_headings(found)))
 
@@ -253,6 +255,53 @@ def _one_line_reads_as_table(content: str, underline: str) -> bool:
     dashes = re.search(r"[-=]*$", underline.rstrip()).group()  # without container prefixes
     tokens = _shared_parser().parse(f"{joined}\n{dashes}\n", {})
     return bool(tokens) and tokens[0].type == "table_open"
+
+
+def _reference_titles(references: dict, lines: list[_Line]) -> Iterator[Segment]:
+    """Titles of link reference definitions (``[id]: /url "Title"``), one line each.
+
+    The title is found as the quoted run that ends the definition's last line; a title
+    over several lines stays in the skeleton (its lines carry container prefixes).
+    """
+    for reference in references.values():
+        if not reference.get("title") or not reference.get("map"):
+            continue
+        line_no = reference["map"][1] - 1
+        line = lines[line_no]
+        span = _closing_title(line.body)
+        if span is None or unescapeAll(line.body[span[0] : span[1]]) != reference["title"]:
+            continue
+        start, end = span
+        yield Segment(
+            text=line.body[start:end],
+            kind="link title",
+            line=line_no + 1,
+            start=line.start + start,
+            end=line.start + end,
+            continuation=_continuation(line, start),
+            single_line=True,
+            quoting="title" + line.body[end],
+        )
+
+
+def _closing_title(body: str) -> tuple[int, int] | None:
+    """Inner span of the title that closes ``body`` (``"…"``, ``'…'`` or ``(…)``)."""
+    end = len(body.rstrip(" \t"))
+    closer = body[end - 1 : end]
+    opener = {'"': '"', "'": "'", ")": "("}.get(closer)
+    if opener is None:
+        return None
+    pos = end - 2
+    while pos >= 0:
+        if body[pos] == opener and not _escaped(body, pos):
+            return (pos + 1, end - 1) if pos + 1 < end - 1 else None
+        pos -= 1
+    return None
+
+
+def _escaped(text: str, pos: int) -> bool:
+    backslashes = len(text[:pos]) - len(text[:pos].rstrip("\\"))
+    return backslashes % 2 == 1
 
 
 def _paragraph_kind(containers: list[str]) -> str:
