@@ -330,7 +330,7 @@ def check(state: AppState, locales: tuple[str, ...], fmt: str, list_only: bool) 
 
     project = state.project()
     if list_only:
-        for name, severity, explanation in list_checks(project.check_config()):
+        for name, severity, explanation in list_checks(project.check_config):
             click.echo(f"{name:<16} {severity:<8} {explanation}")
         return
     findings = project.check(locales)

@@ -276,12 +276,13 @@ class Project:
 
         path = self.catalog_path(locale, doc)
         po = po if po is not None else read_po(path)
-        config = self.check_config()
+        config = self.check_config
         rel = path.relative_to(self.root).as_posix()
         return check_catalog(
             po, rel, locale, config, termbase=self.termbase, source_locale=self.config.source_locale
         )
 
+    @cached_property
     def check_config(self):
         """``[tool.tolmach.checks]`` read once; mistakes name pyproject.toml and the line."""
         from tolmach.checks import CheckConfig
