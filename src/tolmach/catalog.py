@@ -177,21 +177,6 @@ class CatalogStats:
             return 100.0 * self.translated_words / self.total_words
         return 100.0 if self.total == self.translated else 0.0
 
-    def __add__(self, other: CatalogStats) -> CatalogStats:
-        return CatalogStats(*(a + b for a, b in zip(_fields(self), _fields(other), strict=True)))
-
-
-def _fields(stats: CatalogStats) -> tuple[int, ...]:
-    return (
-        stats.translated,
-        stats.fuzzy,
-        stats.untranslated,
-        stats.translated_words,
-        stats.fuzzy_words,
-        stats.untranslated_words,
-        stats.obsolete,
-    )
-
 
 def catalog_stats(entries: Iterable[polib.POEntry]) -> CatalogStats:
     """Count translated, fuzzy and untranslated entries and their source words."""

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from markdown_it import MarkdownIt
 from markdown_it.common.utils import MD_TRIM_CHARS, unescapeAll
@@ -319,15 +319,9 @@ def _with_headings(segments: list[Segment]) -> Iterator[Segment]:
             heading = seg.text
             yield seg
         elif seg.heading != heading:
-            yield _replace(seg, heading=heading)
+            yield replace(seg, heading=heading)
         else:
             yield seg
-
-
-def _replace(seg: Segment, **changes) -> Segment:
-    from dataclasses import replace
-
-    return replace(seg, **changes)
 
 
 # --- locating slots ------------------------------------------------------------------

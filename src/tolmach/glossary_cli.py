@@ -39,10 +39,6 @@ def _config() -> Config:
     return config if isinstance(config, Config) else load_config(root or Path.cwd())
 
 
-def _root() -> Path:
-    return _config().root
-
-
 def _shown(path: Path) -> str:
     """A path as the user would type it: relative to the working directory if possible."""
     try:
