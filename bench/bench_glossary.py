@@ -15,7 +15,7 @@ import random
 import time
 
 from tolmach.glossary import Term, Termbase, check_translation
-from tolmach.glossary_match import morph_analyzer
+from tolmach.glossary.match import morph_analyzer
 
 PREFIXES = (
     "про",

@@ -28,10 +28,10 @@ from pathlib import Path
 import polib
 from rapidfuzz import fuzz
 
-from tolmach.memory import TranslationMemory
-from tolmach.merge import merge_catalog
-from tolmach.pofile import read_po, write_po
-from tolmach.tmx import TranslationUnit
+from tolmach.catalog.merge import merge_catalog
+from tolmach.catalog.pofile import read_po, write_po
+from tolmach.memory.store import TranslationMemory
+from tolmach.memory.tmx import TranslationUnit
 
 
 def _words(text: str) -> list[str]:

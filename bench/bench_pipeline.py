@@ -35,12 +35,12 @@ def load_corpus(path: Path) -> list[tuple[str, str]]:
 def run_phase(phase: str, corpus: Path, repeat: int) -> dict:
     """Time one phase in this process; return seconds (best of ``repeat``) and bytes."""
     sys.path.insert(0, str(ROOT / "src"))
-    from tolmach.build import apply_translations
-    from tolmach.catalog import extract_template
-    from tolmach.document import markdown_parser, parse_document
-    from tolmach.fidelity import check_fidelity
-    from tolmach.pofile import format_po
-    from tolmach.pseudo import pseudo_translate
+    from tolmach.catalog.pofile import format_po
+    from tolmach.catalog.template import extract_template
+    from tolmach.markdown.build import apply_translations
+    from tolmach.markdown.document import markdown_parser, parse_document
+    from tolmach.markdown.fidelity import check_fidelity
+    from tolmach.markdown.pseudo import pseudo_translate
 
     files = load_corpus(corpus)
     size = sum(len(text.encode("utf-8")) for _, text in files)

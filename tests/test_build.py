@@ -2,9 +2,9 @@
 
 import pytest
 
-from tolmach.build import apply_translations, wrap_text
-from tolmach.document import markdown_parser, parse_document
-from tolmach.verify import same_html, same_structure
+from tolmach.markdown.build import apply_translations, wrap_text
+from tolmach.markdown.compare import same_html, same_structure
+from tolmach.markdown.document import markdown_parser, parse_document
 
 
 def build(text, translations, **kwargs):
@@ -89,7 +89,7 @@ def test_forced_reemission_after_a_hard_break_keeps_an_overindented_line_as_text
 
 
 def test_pseudo_translation_keeps_the_structure_of_a_rich_document():
-    from tolmach.pseudo import pseudo_translate
+    from tolmach.markdown.pseudo import pseudo_translate
 
     text = (
         "---\ntitle: Hello\n---\n# Head\n\n> Quote with [link][ref] and `code`.\n\n"

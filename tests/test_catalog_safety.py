@@ -32,8 +32,8 @@ from hypothesis.stateful import (
 )
 from strategies import ROBUST
 
+from tolmach.catalog.pofile import read_po, write_po
 from tolmach.config import load_config
-from tolmach.pofile import read_po, write_po
 from tolmach.project import Project
 
 LOCALE = "de"

@@ -17,8 +17,8 @@ from typing import NamedTuple
 from tolmach.checks import CHECKS, EntryContext
 from tolmach.checks.inline import inline_markup
 from tolmach.checks.registry import parse_kind
-from tolmach.document import parse_document
-from tolmach.pseudo import pseudo_translate
+from tolmach.markdown.document import parse_document
+from tolmach.markdown.pseudo import pseudo_translate
 
 SPEC = Path(__file__).parent / "data" / "commonmark-spec.json"
 CHECKED = ("markup", "unsafe")

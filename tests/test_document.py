@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from tolmach.document import SegmentOptions, parse_document
+from tolmach.markdown.document import SegmentOptions, parse_document
 
 DATA = Path(__file__).parent / "data"
 CASES = tomllib.loads((DATA / "segments.toml").read_text("utf-8"))["case"]

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from tolmach.fidelity import MODES, check_fidelity
+from tolmach.markdown.fidelity import MODES, check_fidelity
 
 DATA = Path(__file__).parent / "data"
 EXAMPLES = json.loads((DATA / "commonmark-spec.json").read_text("utf-8"))

@@ -16,10 +16,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from strategies import ROBUST
 
-from tolmach.build import apply_translations
-from tolmach.document import parse_document
-from tolmach.pofile import CatalogError, read_po
-from tolmach.pseudo import pseudo_translate
+from tolmach.catalog.pofile import CatalogError, read_po
+from tolmach.markdown.build import apply_translations
+from tolmach.markdown.document import parse_document
+from tolmach.markdown.pseudo import pseudo_translate
 
 FUZZ = settings(ROBUST, max_examples=ROBUST.max_examples * 2)
 TRIED: Counter[str] = Counter()

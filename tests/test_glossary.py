@@ -15,6 +15,7 @@ from types import SimpleNamespace
 import pytest
 from click.testing import CliRunner
 
+from tolmach.cli.glossary import glossary, markdown_texts
 from tolmach.glossary import (
     GlossaryError,
     Termbase,
@@ -25,9 +26,8 @@ from tolmach.glossary import (
     parse_termbase,
     waived_terms,
 )
-from tolmach.glossary_candidates import find_candidates
-from tolmach.glossary_cli import glossary, markdown_texts
-from tolmach.glossary_match import morph_analyzer
+from tolmach.glossary.candidates import find_candidates
+from tolmach.glossary.match import morph_analyzer
 
 DATA = Path(__file__).parent / "data" / "glossary"
 PROJECT = Path(__file__).parent.parent

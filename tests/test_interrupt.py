@@ -22,10 +22,10 @@ from pathlib import Path
 import polib
 import pytest
 
+from tolmach.catalog.pofile import read_po, write_po
 from tolmach.config import load_config
-from tolmach.document import parse_document
 from tolmach.fileio import project_lock
-from tolmach.pofile import read_po, write_po
+from tolmach.markdown.document import parse_document
 from tolmach.project import Project
 
 LOCALES = ("en", "de", "zh_CN")
@@ -207,7 +207,7 @@ from pathlib import Path
 import polib
 
 from tolmach.fileio import write_atomic
-from tolmach.pofile import write_po
+from tolmach.catalog.pofile import write_po
 
 target, writer = Path(sys.argv[1]), sys.argv[2]
 text = "новый текст " * 2**20

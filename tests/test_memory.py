@@ -11,7 +11,10 @@ import polib
 import pytest
 from click.testing import CliRunner
 
-from tolmach.memory import (
+from tolmach.catalog.merge import merge_catalog
+from tolmach.catalog.pofile import write_po
+from tolmach.cli.tm import tm
+from tolmach.memory.store import (
     CACHE_FILE,
     TranslationMemory,
     TranslationMemoryError,
@@ -19,10 +22,7 @@ from tolmach.memory import (
     project_memory,
     read_compendium,
 )
-from tolmach.merge import merge_catalog
-from tolmach.pofile import write_po
-from tolmach.tm_cli import tm
-from tolmach.tmx import read_tmx
+from tolmach.memory.tmx import read_tmx
 
 TMX = Path(__file__).parent / "data" / "tmx"
 

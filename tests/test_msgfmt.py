@@ -20,12 +20,12 @@ from pathlib import Path
 import polib
 import pytest
 
-from tolmach.catalog import extract_template, update_catalog
+from tolmach.catalog.pofile import read_po, write_po
+from tolmach.catalog.template import extract_template, update_catalog
 from tolmach.config import load_config
-from tolmach.document import parse_document
-from tolmach.pofile import read_po, write_po
+from tolmach.markdown.document import parse_document
+from tolmach.markdown.pseudo import pseudo_catalog
 from tolmach.project import Project
-from tolmach.pseudo import pseudo_catalog
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = Path(__file__).parent / "data"

@@ -12,7 +12,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tolmach.pofile import CatalogError, format_po, read_po, write_po
+from tolmach.catalog.pofile import CatalogError, format_po, read_po, write_po
 
 DATA = Path(__file__).parent / "data" / "pofile"
 VALID = sorted(DATA.glob("*.po"))

@@ -22,12 +22,12 @@ from pathlib import Path
 from hypothesis import given
 from strategies import ROBUST, markdown_documents
 
-from tolmach.build import apply_translations
-from tolmach.catalog import extract_template, translations_of
-from tolmach.document import parse_document
-from tolmach.fidelity import check_fidelity
-from tolmach.pofile import read_po, write_po
-from tolmach.verify import same_html
+from tolmach.catalog.pofile import read_po, write_po
+from tolmach.catalog.template import extract_template, translations_of
+from tolmach.markdown.build import apply_translations
+from tolmach.markdown.compare import same_html
+from tolmach.markdown.document import parse_document
+from tolmach.markdown.fidelity import check_fidelity
 
 TRIED: Counter[str] = Counter()
 

@@ -21,8 +21,9 @@ import polib
 import pytest
 from click.testing import CliRunner
 
+from tolmach.cli.publish import publish
 from tolmach.config import load_config
-from tolmach.document import markdown_parser, parse_document
+from tolmach.markdown.document import markdown_parser, parse_document
 from tolmach.project import Project
 from tolmach.publish import PublishError, publish_site, render_site
 from tolmach.publish.preview import LIVE_SCRIPT, VERSION_URL, Preview, serve_directory
@@ -32,7 +33,6 @@ from tolmach.publish.render import (
     safe_destination,
 )
 from tolmach.publish.site import language, write_site
-from tolmach.publish_cli import publish
 
 VECTORS_FILE = Path(__file__).parent / "data" / "xss-vectors.txt"
 

@@ -22,8 +22,8 @@ from pathlib import Path
 
 import pytest
 
-from tolmach.document import parse_document
-from tolmach.fidelity import check_fidelity
+from tolmach.markdown.document import parse_document
+from tolmach.markdown.fidelity import check_fidelity
 
 FIXTURES = sorted((Path(__file__).parent / "data" / "regressions").glob("*.md"))
 

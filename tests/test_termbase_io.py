@@ -13,10 +13,10 @@ from click.testing import CliRunner
 from hypothesis import given
 from hypothesis import strategies as st
 
+from tolmach.cli.glossary import glossary
 from tolmach.fileio import write_atomic
 from tolmach.glossary import GlossaryError, Term, Termbase, load_termbase, parse_termbase
-from tolmach.glossary_cli import glossary
-from tolmach.termbase_io import (
+from tolmach.glossary.exchange import (
     dump_termbase_toml,
     read_csv,
     read_tbx,

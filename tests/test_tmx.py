@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tolmach.tmx import TmxError, TranslationUnit, read_tmx, write_tmx
+from tolmach.memory.tmx import TmxError, TranslationUnit, read_tmx, write_tmx
 
 DATA = Path(__file__).parent / "data" / "tmx"
 

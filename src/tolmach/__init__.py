@@ -8,12 +8,17 @@ The public API is the pipeline's stages; everything else is private to the packa
     localized = apply_translations(document, translations_of(catalog))
 """
 
-from tolmach.build import apply_translations
-from tolmach.catalog import catalog_stats, extract_template, translations_of, update_catalog
+from tolmach.catalog.template import (
+    catalog_stats,
+    extract_template,
+    translations_of,
+    update_catalog,
+)
 from tolmach.config import Config, load_config
-from tolmach.document import Document, Segment, parse_document
+from tolmach.markdown.build import apply_translations
+from tolmach.markdown.document import Document, Segment, parse_document
+from tolmach.markdown.pseudo import pseudo_translate
 from tolmach.project import Project
-from tolmach.pseudo import pseudo_translate
 
 __all__ = [
     "Config",

@@ -14,8 +14,8 @@ from pathlib import Path
 
 import polib
 
-from tolmach.build import apply_translations
-from tolmach.catalog import (
+from tolmach.catalog.pofile import CatalogError, read_po, write_po
+from tolmach.catalog.template import (
     CatalogStats,
     catalog_stats,
     extract_template,
@@ -23,9 +23,9 @@ from tolmach.catalog import (
     update_catalog,
 )
 from tolmach.config import Config, document_name, validate_locale
-from tolmach.document import Document, SegmentOptions, parse_document
 from tolmach.fileio import SourceError, ensure_inside, read_source, write_atomic
-from tolmach.pofile import CatalogError, read_po, write_po
+from tolmach.markdown.build import apply_translations
+from tolmach.markdown.document import Document, SegmentOptions, parse_document
 
 __all__ = ["BuildResult", "Project", "SourceDocument", "StepResult"]
 
@@ -180,7 +180,7 @@ class Project:
         return read_po(path)
 
     def _memory(self):
-        from tolmach.memory import project_memory
+        from tolmach.memory.store import project_memory
 
         return project_memory(self.root, self.config.source_locale, self.config.locales_dir)
 

@@ -19,7 +19,7 @@ FAMILIES = (
     "markup",
     "unsafe",
     "numbers",
-    "glossary_check",
+    "glossary",
     "punctuation",
     "length",
     "completeness",

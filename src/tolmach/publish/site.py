@@ -28,10 +28,10 @@ from babel.core import parse_locale
 from jinja2 import Environment, PackageLoader, StrictUndefined
 from markupsafe import Markup
 
-from tolmach.build import apply_translations
-from tolmach.catalog import translations_of, word_count
-from tolmach.document import Document, Segment
+from tolmach.catalog.template import translations_of, word_count
 from tolmach.fileio import write_atomic
+from tolmach.markdown.build import apply_translations
+from tolmach.markdown.document import Document, Segment
 from tolmach.project import SourceDocument
 from tolmach.publish.render import (
     Fallback,

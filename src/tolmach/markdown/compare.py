@@ -14,7 +14,7 @@ from html.parser import HTMLParser
 
 from markdown_it import MarkdownIt
 
-from tolmach.document import markdown_parser
+from tolmach.markdown.document import markdown_parser
 
 __all__ = ["html_shape", "same_html", "same_structure"]
 

@@ -21,7 +21,9 @@ def glossary(ctx: EntryContext) -> Iterator[str]:
     """Terms of the termbase translated as the termbase prescribes."""
     if ctx.termbase is None:
         return
-    from tolmach.glossary import check_entry  # lazy: only projects with a termbase need it
+    from tolmach.glossary.compliance import (
+        check_entry,  # lazy: only projects with a termbase need it
+    )
 
     comment = (ctx.entry.tcomment if ctx.entry is not None else "") or ""
     for violation in check_entry(ctx.termbase, ctx.source, ctx.target, ctx.locale, comment):

@@ -32,7 +32,8 @@ from typing import Any
 
 from babel import Locale, UnknownLocaleError
 
-from tolmach.glossary import GlossaryError, Term, Termbase, build_termbase
+from tolmach.glossary.termbase import build_termbase
+from tolmach.glossary.terms import GlossaryError, Term, Termbase
 
 __all__ = [
     "dump_termbase_toml",

@@ -13,9 +13,9 @@ from pathlib import Path
 
 import click
 
+from tolmach.catalog.pofile import CatalogError
 from tolmach.config import ConfigError
 from tolmach.fileio import SourceError
-from tolmach.pofile import CatalogError
 
 __all__ = ["preview", "publish", "screenshots"]
 

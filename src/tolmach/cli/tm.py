@@ -11,7 +11,8 @@ from pathlib import Path
 
 import click
 
-from tolmach.memory import (
+from tolmach.catalog.pofile import CatalogError
+from tolmach.memory.store import (
     CACHE_FILE,
     TranslationMemory,
     TranslationMemoryError,
@@ -19,8 +20,7 @@ from tolmach.memory import (
     project_memory,
     read_compendium,
 )
-from tolmach.pofile import CatalogError
-from tolmach.tmx import TmxError, write_tmx
+from tolmach.memory.tmx import TmxError, write_tmx
 
 _ERRORS = (TranslationMemoryError, TmxError, CatalogError)
 

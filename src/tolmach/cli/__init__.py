@@ -15,13 +15,13 @@ from pathlib import Path
 
 import click
 
-from tolmach.build import apply_translations
-from tolmach.catalog import extract_template, translations_of
+from tolmach.catalog.pofile import CatalogError, format_po, read_po
+from tolmach.catalog.template import extract_template, translations_of
 from tolmach.config import Config, ConfigError, find_project_root, load_config
-from tolmach.document import parse_document
 from tolmach.fileio import ProjectLocked, SourceError, project_lock, read_source, write_atomic
-from tolmach.pofile import CatalogError, format_po, read_po
-from tolmach.pseudo import pseudo_catalog
+from tolmach.markdown.build import apply_translations
+from tolmach.markdown.document import parse_document
+from tolmach.markdown.pseudo import pseudo_catalog
 
 _EXPECTED_ERRORS: tuple[type[Exception], ...] = (
     CatalogError,
@@ -360,9 +360,9 @@ def _report_file(state: AppState, path: Path, written: bool) -> None:
 
 def _register_command_modules() -> None:
     """Commands that live beside the library modules they drive."""
-    from tolmach.glossary_cli import glossary
-    from tolmach.publish_cli import preview, publish, screenshots
-    from tolmach.tm_cli import tm
+    from tolmach.cli.glossary import glossary
+    from tolmach.cli.publish import preview, publish, screenshots
+    from tolmach.cli.tm import tm
 
     for command in (glossary, publish, preview, screenshots, tm):
         cli.add_command(command)

@@ -47,38 +47,17 @@ from typing import Any
 
 from babel import Locale, UnknownLocaleError
 
-from tolmach.glossary_check import (
-    GlossaryViolation,
-    check_entry,
-    check_translation,
-    describe_terms,
-    waived_terms,
-)
-from tolmach.glossary_match import lemma_pattern, tokenize
-from tolmach.glossary_terms import (
+from tolmach.glossary.match import lemma_pattern, tokenize
+from tolmach.glossary.terms import (
     KINDS,
     GlossaryError,
     Targets,
     Term,
     Termbase,
-    TermMatch,
     quote_term,
 )
 
-__all__ = [
-    "GlossaryError",
-    "GlossaryViolation",
-    "Term",
-    "TermMatch",
-    "Termbase",
-    "build_termbase",
-    "check_entry",
-    "check_translation",
-    "describe_terms",
-    "load_termbase",
-    "parse_termbase",
-    "waived_terms",
-]
+__all__ = ["build_termbase", "load_termbase", "parse_termbase"]
 
 _TERM_FIELDS = frozenset({"source", "kind", "note", "case-sensitive", "translations", "forbidden"})
 _LOCALE_RE = re.compile(r"^[A-Za-z]{2,3}(?:_[A-Za-z0-9]{2,8})*$")

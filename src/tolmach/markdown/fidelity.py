@@ -11,10 +11,10 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from tolmach.build import apply_translations
-from tolmach.document import parse_document
-from tolmach.pseudo import pseudo_translate
-from tolmach.verify import same_html, same_structure
+from tolmach.markdown.build import apply_translations
+from tolmach.markdown.compare import same_html, same_structure
+from tolmach.markdown.document import parse_document
+from tolmach.markdown.pseudo import pseudo_translate
 
 __all__ = ["FidelityReport", "check_fidelity", "measure_fidelity"]
 

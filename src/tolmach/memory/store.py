@@ -7,7 +7,7 @@ changed, so keeping the memory current costs little.
 
 Look-ups find similar source strings through an index of word prefixes kept
 in the database (with counts, so the rarest prefixes of a query are used) and
-score the short list with the similarity `tolmach.merge` uses.
+score the short list with the similarity `tolmach.catalog.merge` uses.
 """
 
 from __future__ import annotations
@@ -22,9 +22,9 @@ from typing import Self, TypeVar
 
 from rapidfuzz import fuzz
 
-from tolmach.merge import tokens
-from tolmach.pofile import read_po
-from tolmach.tmx import TranslationUnit, read_tmx
+from tolmach.catalog.merge import tokens
+from tolmach.catalog.pofile import read_po
+from tolmach.memory.tmx import TranslationUnit, read_tmx
 
 T = TypeVar("T")
 

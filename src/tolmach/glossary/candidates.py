@@ -15,7 +15,7 @@ from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from tolmach.glossary_match import (
+from tolmach.glossary.match import (
     SourceIndex,
     Token,
     lemma_pattern,
@@ -23,7 +23,7 @@ from tolmach.glossary_match import (
     morph_analyzer,
     tokenize,
 )
-from tolmach.glossary_terms import Termbase
+from tolmach.glossary.terms import Termbase
 
 __all__ = ["Candidate", "find_candidates"]
 

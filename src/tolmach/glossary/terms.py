@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
 
-from tolmach.glossary_match import SourceIndex, is_cyrillic, lemma_pattern
+from tolmach.glossary.match import SourceIndex, is_cyrillic, lemma_pattern
 
 __all__ = [
     "KINDS",

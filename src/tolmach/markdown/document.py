@@ -25,7 +25,7 @@ from markdown_it.token import Token
 from mdit_py_plugins.footnote import footnote_plugin
 from mdit_py_plugins.front_matter import front_matter_plugin
 
-from tolmach.frontmatter import locate_front_matter_values
+from tolmach.markdown.frontmatter import locate_front_matter_values
 
 __all__ = ["Document", "Segment", "SegmentOptions", "markdown_parser", "parse_document"]
 

@@ -40,7 +40,7 @@ import polib
 from rapidfuzz import fuzz, process
 
 if TYPE_CHECKING:
-    from tolmach.memory import TranslationMemory
+    from tolmach.memory.store import TranslationMemory
 
 FUZZY_NOTE = "fuzzy match: "
 _WORD = re.compile(r"\w+")

@@ -11,8 +11,8 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping
 
-from tolmach.document import Document, Segment
-from tolmach.frontmatter import quote_scalar
+from tolmach.markdown.document import Document, Segment
+from tolmach.markdown.frontmatter import quote_scalar
 
 __all__ = ["apply_translations", "emit_translation", "wrap_text"]
 

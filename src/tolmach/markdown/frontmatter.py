@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:  # pragma: no cover
     from markdown_it.token import Token
 
-    from tolmach.document import Segment, _Line
+    from tolmach.markdown.document import Segment, _Line
 
 _KEY_RE = re.compile(r"^(?P<key>[A-Za-z_][\w-]*):[ \t]+(?P<value>\S.*?)[ \t]*$")
 _BLOCK_RE = re.compile(r"^[|>][+-]?[1-9]?[+-]?$")
@@ -29,7 +29,7 @@ def locate_front_matter_values(
     token: Token, lines: list[_Line], keys: Iterable[str]
 ) -> Iterator[Segment]:
     """Segments for the values of ``keys`` in a front_matter token."""
-    from tolmach.document import Segment
+    from tolmach.markdown.document import Segment
 
     if not token.map:
         return

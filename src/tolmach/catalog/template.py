@@ -1,7 +1,7 @@
 """Document ↔ gettext catalogs: extract a template, update a locale's catalog, count.
 
 These functions take and return polib objects; reading and writing files happens in
-:mod:`tolmach.pofile` and in :mod:`tolmach.project`.
+:mod:`tolmach.catalog.pofile` and in :mod:`tolmach.project`.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ import polib
 from babel import Locale
 from babel.messages.plurals import get_plural
 
-from tolmach.document import Document
+from tolmach.markdown.document import Document
 
 __all__ = [
     "CatalogStats",
@@ -101,7 +101,7 @@ def update_catalog(
     header changes unless the locale's data does, so an update without source changes
     rewrites no byte.
     """
-    from tolmach.merge import merge_catalog
+    from tolmach.catalog.merge import merge_catalog
 
     merged = merge_catalog(
         old, template, threshold=fuzzy_threshold, memory=memory, locale=locale, document=document

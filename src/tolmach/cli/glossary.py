@@ -17,8 +17,8 @@ from mdit_py_plugins.front_matter import front_matter_plugin
 from tolmach.config import Config, load_config
 from tolmach.fileio import write_atomic
 from tolmach.glossary import GlossaryError, Termbase, load_termbase
-from tolmach.glossary_candidates import find_candidates
-from tolmach.termbase_io import (
+from tolmach.glossary.candidates import find_candidates
+from tolmach.glossary.exchange import (
     dump_termbase_toml,
     read_csv,
     read_tbx,

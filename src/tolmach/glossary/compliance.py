@@ -9,8 +9,8 @@ from dataclasses import dataclass
 
 from babel import Locale
 
-from tolmach.glossary_match import TargetText, verbatim_pattern
-from tolmach.glossary_terms import Term, Termbase, TermMatch, quote_term, term_key
+from tolmach.glossary.match import TargetText, verbatim_pattern
+from tolmach.glossary.terms import Term, Termbase, TermMatch, quote_term, term_key
 
 __all__ = [
     "GlossaryViolation",
