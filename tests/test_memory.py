@@ -14,13 +14,13 @@ from click.testing import CliRunner
 from tolmach.catalog.merge import merge_catalog
 from tolmach.catalog.pofile import write_po
 from tolmach.cli.tm import tm
+from tolmach.memory.compendium import read_compendium
 from tolmach.memory.store import (
     CACHE_FILE,
     TranslationMemory,
     TranslationMemoryError,
     project_catalogs,
     project_memory,
-    read_compendium,
 )
 from tolmach.memory.tmx import read_tmx
 

@@ -12,8 +12,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from rapidfuzz import fuzz
 
-from tolmach.catalog.merge import FuzzyIndex, merge_catalog
+from tolmach.catalog.merge import merge_catalog
 from tolmach.catalog.pofile import format_po, read_po
+from tolmach.catalog.similarity import FuzzyIndex
 
 CASES = sorted(
     path for path in (Path(__file__).parent / "data" / "merge").iterdir() if path.is_dir()

@@ -20,8 +20,9 @@ from pathlib import Path
 import polib
 import pytest
 
+from tolmach.catalog.merge import update_catalog
 from tolmach.catalog.pofile import read_po, write_po
-from tolmach.catalog.template import extract_template, update_catalog
+from tolmach.catalog.template import extract_template
 from tolmach.config import load_config
 from tolmach.markdown.document import parse_document
 from tolmach.markdown.pseudo import pseudo_catalog

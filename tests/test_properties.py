@@ -23,7 +23,8 @@ from hypothesis import given
 from strategies import ROBUST, markdown_documents
 
 from tolmach.catalog.pofile import read_po, write_po
-from tolmach.catalog.template import extract_template, translations_of
+from tolmach.catalog.status import translations_of
+from tolmach.catalog.template import extract_template
 from tolmach.markdown.build import apply_translations
 from tolmach.markdown.compare import same_html
 from tolmach.markdown.document import parse_document

@@ -8,12 +8,9 @@ The public API is the pipeline's stages; everything else is private to the packa
     localized = apply_translations(document, translations_of(catalog))
 """
 
-from tolmach.catalog.template import (
-    catalog_stats,
-    extract_template,
-    translations_of,
-    update_catalog,
-)
+from tolmach.catalog.merge import update_catalog
+from tolmach.catalog.status import catalog_stats, translations_of
+from tolmach.catalog.template import extract_template
 from tolmach.config import Config, load_config
 from tolmach.markdown.build import apply_translations
 from tolmach.markdown.document import Document, Segment, parse_document

@@ -14,14 +14,10 @@ from pathlib import Path
 
 import polib
 
+from tolmach.catalog.merge import update_catalog
 from tolmach.catalog.pofile import CatalogError, read_po, write_po
-from tolmach.catalog.template import (
-    CatalogStats,
-    catalog_stats,
-    extract_template,
-    translations_of,
-    update_catalog,
-)
+from tolmach.catalog.status import CatalogStats, catalog_stats, translations_of
+from tolmach.catalog.template import extract_template
 from tolmach.config import Config, document_name, validate_locale
 from tolmach.fileio import SourceError, ensure_inside, read_source, write_atomic
 from tolmach.markdown.build import apply_translations

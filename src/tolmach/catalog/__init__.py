@@ -8,14 +8,10 @@ them byte for byte as GNU ``msgcat`` would. Everything here takes and returns po
 objects; only :mod:`~tolmach.catalog.pofile` touches files.
 """
 
+from tolmach.catalog.merge import update_catalog
 from tolmach.catalog.pofile import CatalogError, format_po, read_po, write_po
-from tolmach.catalog.template import (
-    CatalogStats,
-    catalog_stats,
-    extract_template,
-    translations_of,
-    update_catalog,
-)
+from tolmach.catalog.status import CatalogStats, catalog_stats, translations_of
+from tolmach.catalog.template import extract_template
 
 __all__ = [
     "CatalogError",

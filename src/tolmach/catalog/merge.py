@@ -29,26 +29,20 @@ which is then scored; `FuzzyIndex` explains how.
 
 from __future__ import annotations
 
-import itertools
 import re
-from bisect import bisect_left, bisect_right
-from collections import Counter, defaultdict
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from datetime import UTC, datetime
+from typing import Protocol
 
 import polib
-from rapidfuzz import fuzz, process
+from babel import Locale
+from babel.messages.plurals import get_plural
+from rapidfuzz import fuzz
 
-if TYPE_CHECKING:
-    from tolmach.memory.store import TranslationMemory
+from tolmach.catalog.similarity import FuzzyIndex
+from tolmach.catalog.template import GENERATOR
 
 FUZZY_NOTE = "fuzzy match: "
-_WORD = re.compile(r"\w+")
-_PREFIX = 5  # word prefixes survive inflection: «модели» and «модель» share «модел»
-_SHORTLIST = 120  # candidates scored exactly per query
-_BUDGET = 2000  # postings a query may walk through
-_BRUTE_FORCE = 3000  # up to this many strings, compare them all (in C): exact and fast
-_SCAN_LIMIT = 5000  # short queries may scan this many strings of a similar length
 
 
 @dataclass(frozen=True)
@@ -60,12 +54,70 @@ class Proposal:
     source: polib.POEntry  # msgid, msgctxt, msgid_plural, translations, comments
 
 
+class MemoryLookup(Protocol):
+    """What merging asks of a translation memory (:class:`tolmach.memory.store.TranslationMemory`)."""
+
+    def best(self, text: str, locale: str, *, threshold: float, exclude_document: str | None):
+        """The closest stored translation of ``text`` (with ``source``, ``target``,
+        ``context``, ``score`` and ``origin``), or None."""
+
+
+def update_catalog(
+    template: polib.POFile,
+    old: polib.POFile | None,
+    locale: str,
+    *,
+    fuzzy_threshold: float = 0.6,
+    memory=None,
+    document: str | None = None,
+    now: datetime | None = None,
+) -> polib.POFile:
+    """Merge ``template`` into a locale's catalog (new when ``old`` is None).
+
+    Translations are kept, changed sources become fuzzy with the previous msgid, vanished
+    ones obsolete; the header is set from Babel's data for the locale. Nothing in the
+    header changes unless the locale's data does, so an update without source changes
+    rewrites no byte.
+    """
+    merged = merge_catalog(
+        old, template, threshold=fuzzy_threshold, memory=memory, locale=locale, document=document
+    )
+    merged.metadata = _catalog_metadata(template, old, locale, now)
+    return merged
+
+
+def _catalog_metadata(
+    template: polib.POFile, old: polib.POFile | None, locale: str, now: datetime | None
+) -> dict[str, str]:
+    parsed = Locale.parse(locale)
+    plural = get_plural(parsed)
+    metadata = dict(old.metadata) if old is not None else {}
+    if "PO-Revision-Date" not in metadata or metadata["PO-Revision-Date"].startswith("YEAR"):
+        stamp = (now or datetime.now(UTC)).strftime("%Y-%m-%d %H:%M%z")
+        metadata["PO-Revision-Date"] = stamp
+    fresh = {
+        "Project-Id-Version": template.metadata.get("Project-Id-Version", ""),
+        "Report-Msgid-Bugs-To": template.metadata.get("Report-Msgid-Bugs-To", ""),
+        "PO-Revision-Date": metadata["PO-Revision-Date"],
+        "Last-Translator": metadata.get("Last-Translator", ""),
+        "Language-Team": metadata.get("Language-Team") or parsed.english_name,
+        "Language": locale,
+        "MIME-Version": "1.0",
+        "Content-Type": "text/plain; charset=UTF-8",
+        "Content-Transfer-Encoding": "8bit",
+        "Plural-Forms": plural.plural_forms,
+        "X-Generator": GENERATOR,
+    }
+    extra = {k: v for k, v in metadata.items() if k not in fresh}
+    return fresh | dict(sorted(extra.items()))
+
+
 def merge_catalog(
     old: polib.POFile | None,
     template: polib.POFile,
     *,
     threshold: float = 0.6,
-    memory: TranslationMemory | None = None,
+    memory: MemoryLookup | None = None,
     locale: str | None = None,
     document: str | None = None,
 ) -> polib.POFile:
@@ -232,7 +284,7 @@ def _obsolete(entry: polib.POEntry) -> polib.POEntry:
 
 
 def _ask_memory(
-    memory: TranslationMemory | None,
+    memory: MemoryLookup | None,
     wanted: polib.POEntry,
     threshold: float,
     locale: str | None,
@@ -246,110 +298,6 @@ def _ask_memory(
         return None
     source = polib.POEntry(msgid=match.source, msgstr=match.target, msgctxt=match.context)
     return Proposal(match.score, f"memory: {match.origin}", source)
-
-
-class FuzzyIndex:
-    """Finds the strings most similar to a query without comparing every pair.
-
-    Each string is indexed by its features (word prefixes and pairs of them,
-    see `tokens`); a query looks up its rarest ones, keeps the strings sharing
-    most of them, and scores that short list exactly.  Short queries, whose few
-    words may all have changed, also scan the strings of a compatible length.
-    Small catalogs are simply compared in full, in C, which is exact and fast.
-    """
-
-    def __init__(self, texts: list[str]) -> None:
-        self.texts = texts
-        self.postings: dict[str, list[int]] = defaultdict(list)
-        for number, text in enumerate(texts):
-            for token in set(tokens(text)):
-                self.postings[token].append(number)
-        self.by_length = sorted(range(len(texts)), key=lambda number: len(texts[number]))
-        self.lengths = [len(texts[number]) for number in self.by_length]
-        self.texts_by_length = [texts[number] for number in self.by_length]
-
-    def search(self, query: str, threshold: float, limit: int = 1) -> list[tuple[float, int]]:
-        """The best (similarity, index) pairs at or above the threshold, best first.
-
-        Ties go to the string indexed first, so results do not depend on chance.
-        """
-        cutoff = threshold * 100
-        if len(self.texts) <= _BRUTE_FORCE:
-            found = process.extract(
-                query, self.texts, scorer=fuzz.ratio, score_cutoff=cutoff, limit=limit + 8
-            )
-            scores = {number: score for _, score, number in found}
-        else:
-            query_tokens = set(tokens(query))
-            shortlist = self._shortlist(query_tokens)
-            found = process.extract(
-                query,
-                [self.texts[number] for number in shortlist],
-                scorer=fuzz.ratio,
-                score_cutoff=cutoff,
-                limit=limit + 8,
-            )
-            scores = {shortlist[position]: score for _, score, position in found}
-            if sum(" " not in token for token in query_tokens) < 3:  # a few words only
-                scores.update(self._scan_similar_lengths(query, cutoff, limit))
-        ranked = sorted((-score, number) for number, score in scores.items() if score >= cutoff)
-        return [(-score / 100, number) for score, number in ranked[:limit]]
-
-    def _shortlist(self, query_tokens: set[str]) -> list[int]:
-        """The strings sharing the query's rarest features, most shared first.
-
-        The four rarest features are always used (an edit of one word removes
-        at most three), more while they stay cheap; only a query made of common
-        words alone has to rank a long list.
-        """
-        known = sorted(
-            (len(self.postings[token]), token) for token in query_tokens if token in self.postings
-        )
-        chosen: list[list[int]] = []
-        spent = 0
-        for count, token in known:
-            if len(chosen) >= 4 and spent + count > _SHORTLIST:
-                break  # enough: the rarest features of an edited string point to it
-            if len(chosen) >= 2 and spent + count > _BUDGET:
-                break  # only common words left: rank what we have
-            chosen.append(self.postings[token])
-            spent += count
-        if spent <= _SHORTLIST:
-            return sorted(set(itertools.chain.from_iterable(chosen)))
-        hits: Counter[int] = Counter()
-        for postings in chosen:
-            hits.update(postings)
-        return [number for number, _ in hits.most_common(_SHORTLIST)]
-
-    def _scan_similar_lengths(self, query: str, cutoff: float, limit: int) -> dict[int, float]:
-        """Score every string whose length still allows the threshold, if they are few.
-
-        Similarity is at most 2·min(a, b)/(a + b), which bounds the lengths.
-        """
-        ratio = cutoff / (200 - cutoff) if cutoff < 100 else 1.0
-        low = bisect_left(self.lengths, len(query) * ratio)
-        high = bisect_right(self.lengths, len(query) / ratio) if ratio else len(self.lengths)
-        if high - low > _SCAN_LIMIT:
-            return {}
-        found = process.extract(
-            query,
-            self.texts_by_length[low:high],
-            scorer=fuzz.ratio,
-            score_cutoff=cutoff,
-            limit=limit + 8,
-        )
-        return {self.by_length[low + position]: score for _, score, position in found}
-
-
-def tokens(text: str) -> list[str]:
-    """Index features of a string: its word prefixes and pairs of adjacent ones.
-
-    Prefixes of five letters survive inflection («модели», «модель»); pairs of
-    neighbours are rare even when the words are common, and an edit of one
-    word leaves most of them in place.
-    """
-    words = [word[:_PREFIX] for word in _WORD.findall(text.lower()) if len(word) >= 3]
-    return words + [f"{first} {second}" for first, second in itertools.pairwise(words)]
 
 
 class _ProposalFinder:
@@ -380,4 +328,4 @@ class _ProposalFinder:
         return Proposal(score, origin, source)
 
 
-__all__ = ["FUZZY_NOTE", "FuzzyIndex", "Proposal", "merge_catalog", "tokens"]
+__all__ = ["FUZZY_NOTE", "Proposal", "merge_catalog", "update_catalog"]

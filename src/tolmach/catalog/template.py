@@ -1,4 +1,4 @@
-"""Document ↔ gettext catalogs: extract a template, update a locale's catalog, count.
+"""Document → ``.pot``: one entry per distinct segment, saying where it lives and what it is.
 
 These functions take and return polib objects; reading and writing files happens in
 :mod:`tolmach.catalog.pofile` and in :mod:`tolmach.project`.
@@ -6,29 +6,15 @@ These functions take and return polib objects; reading and writing files happens
 
 from __future__ import annotations
 
-import re
-from collections.abc import Callable, Iterable
-from dataclasses import dataclass
-from datetime import UTC, datetime
+from collections.abc import Callable
 
 import polib
-from babel import Locale
-from babel.messages.plurals import get_plural
 
 from tolmach.markdown.document import Document
 
-__all__ = [
-    "CatalogStats",
-    "catalog_stats",
-    "extract_template",
-    "translations_of",
-    "update_catalog",
-    "word_count",
-]
+__all__ = ["GENERATOR", "extract_template"]
 
 GENERATOR = "tolmach"
-_WORD_RE = re.compile(r"\w+(?:[-'’]\w+)*")
-_MARKUP_RE = re.compile(r"`[^`]*`|\]\([^)]*\)|<[^>]*>|&#?\w+;")
 
 
 def extract_template(
@@ -84,114 +70,3 @@ def _template_metadata(project: str) -> dict[str, str]:
     }
 
 
-def update_catalog(
-    template: polib.POFile,
-    old: polib.POFile | None,
-    locale: str,
-    *,
-    fuzzy_threshold: float = 0.6,
-    memory=None,
-    document: str | None = None,
-    now: datetime | None = None,
-) -> polib.POFile:
-    """Merge ``template`` into a locale's catalog (new when ``old`` is None).
-
-    Translations are kept, changed sources become fuzzy with the previous msgid, vanished
-    ones obsolete; the header is set from Babel's data for the locale. Nothing in the
-    header changes unless the locale's data does, so an update without source changes
-    rewrites no byte.
-    """
-    from tolmach.catalog.merge import merge_catalog
-
-    merged = merge_catalog(
-        old, template, threshold=fuzzy_threshold, memory=memory, locale=locale, document=document
-    )
-    merged.metadata = _catalog_metadata(template, old, locale, now)
-    return merged
-
-
-def _catalog_metadata(
-    template: polib.POFile, old: polib.POFile | None, locale: str, now: datetime | None
-) -> dict[str, str]:
-    parsed = Locale.parse(locale)
-    plural = get_plural(parsed)
-    metadata = dict(old.metadata) if old is not None else {}
-    if "PO-Revision-Date" not in metadata or metadata["PO-Revision-Date"].startswith("YEAR"):
-        stamp = (now or datetime.now(UTC)).strftime("%Y-%m-%d %H:%M%z")
-        metadata["PO-Revision-Date"] = stamp
-    fresh = {
-        "Project-Id-Version": template.metadata.get("Project-Id-Version", ""),
-        "Report-Msgid-Bugs-To": template.metadata.get("Report-Msgid-Bugs-To", ""),
-        "PO-Revision-Date": metadata["PO-Revision-Date"],
-        "Last-Translator": metadata.get("Last-Translator", ""),
-        "Language-Team": metadata.get("Language-Team") or parsed.english_name,
-        "Language": locale,
-        "MIME-Version": "1.0",
-        "Content-Type": "text/plain; charset=UTF-8",
-        "Content-Transfer-Encoding": "8bit",
-        "Plural-Forms": plural.plural_forms,
-        "X-Generator": GENERATOR,
-    }
-    extra = {k: v for k, v in metadata.items() if k not in fresh}
-    return fresh | dict(sorted(extra.items()))
-
-
-def translations_of(po: polib.POFile) -> dict[str, str]:
-    """msgid → msgstr for the entries a build may use: translated, not fuzzy, not obsolete."""
-    return {
-        e.msgid: e.msgstr
-        for e in po
-        if e.msgstr and not e.obsolete and "fuzzy" not in e.flags and not e.msgid_plural
-    }
-
-
-def word_count(text: str) -> int:
-    """Words a translator reads: markup such as code spans and URLs does not count."""
-    return len(_WORD_RE.findall(_MARKUP_RE.sub(" ", text)))
-
-
-@dataclass(frozen=True)
-class CatalogStats:
-    """Progress of one catalog, in entries and in source words."""
-
-    translated: int = 0
-    fuzzy: int = 0
-    untranslated: int = 0
-    translated_words: int = 0
-    fuzzy_words: int = 0
-    untranslated_words: int = 0
-    obsolete: int = 0
-
-    @property
-    def total(self) -> int:
-        return self.translated + self.fuzzy + self.untranslated
-
-    @property
-    def total_words(self) -> int:
-        return self.translated_words + self.fuzzy_words + self.untranslated_words
-
-    @property
-    def percent(self) -> float:
-        """Share of source words translated (fuzzy counts as not translated)."""
-        if self.total_words:
-            return 100.0 * self.translated_words / self.total_words
-        return 100.0 if self.total == self.translated else 0.0
-
-
-def catalog_stats(entries: Iterable[polib.POEntry]) -> CatalogStats:
-    """Count translated, fuzzy and untranslated entries and their source words."""
-    counts = [0] * 7
-    for entry in entries:
-        if entry.obsolete:
-            counts[6] += 1
-            continue
-        words = word_count(entry.msgid)
-        if "fuzzy" in entry.flags:
-            slot = 1
-        elif entry.translated():
-            slot = 0
-        else:
-            slot = 2
-        counts[slot] += 1
-        counts[slot + 3] += words
-    return CatalogStats(*counts)

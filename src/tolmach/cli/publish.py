@@ -6,53 +6,15 @@ configuration) comes from the root context's ``obj``.
 
 from __future__ import annotations
 
-import functools
 import tempfile
 import threading
 from pathlib import Path
 
 import click
 
-from tolmach.catalog.pofile import CatalogError
-from tolmach.config import ConfigError
-from tolmach.fileio import SourceError
+from tolmach.cli.common import AppState, reports_errors, shown
 
 __all__ = ["preview", "publish", "screenshots"]
-
-
-def _state():
-    return click.get_current_context().find_root().obj
-
-
-def _expected_errors() -> tuple[type[Exception], ...]:
-    from tolmach.publish.screenshots import BrowserMissing
-    from tolmach.publish.site import PublishError
-
-    return (CatalogError, ConfigError, SourceError, PublishError, BrowserMissing, ValueError)
-
-
-def reports_errors(func):
-    """Expected problems (bad catalog, unknown locale, no browser) as one line, exit 1."""
-
-    @functools.wraps(func)
-    def wrapper(*args, **kwargs):
-        try:
-            return func(*args, **kwargs)
-        except _expected_errors() as exc:
-            raise click.ClickException(str(exc)) from None
-        except Exception as exc:
-            if type(exc).__name__ == "CheckError":
-                raise click.ClickException(str(exc)) from None
-            raise
-
-    return wrapper
-
-
-def _relative(path: Path, root: Path) -> str:
-    try:
-        return path.relative_to(root).as_posix()
-    except ValueError:
-        return str(path)
 
 
 @click.command()
@@ -73,13 +35,13 @@ def publish(output: Path | None, locales: tuple[str, ...]) -> None:
     """
     from tolmach.publish.site import render_site, write_site
 
-    state = _state()
+    state = click.get_current_context().find_object(AppState)
     project = state.project()
     out = output or project.config.output_path / "site"
     files = render_site(project, locales)
     changed = write_site(files, out)
-    click.echo(f"{_relative(out, state.root)}: {len(files)} files, {len(changed)} changed")
-    click.echo(f"  open {_relative(out / 'index.html', state.root)}")
+    click.echo(f"{shown(out, state.root)}: {len(files)} files, {len(changed)} changed")
+    click.echo(f"  open {shown(out / 'index.html', state.root)}")
 
 
 @click.command()
@@ -97,7 +59,7 @@ def preview(locale: str, port: int) -> None:
     """
     from tolmach.publish.preview import Preview, serve_directory
 
-    state = _state()
+    state = click.get_current_context().find_object(AppState)
     with tempfile.TemporaryDirectory(prefix="tolmach-preview-") as folder:
         session = Preview(state.root, locale, Path(folder), report=click.echo)
         session.build()
@@ -138,7 +100,7 @@ def screenshots(output: Path, locales: tuple[str, ...], width: int, height: int,
     from tolmach.publish.screenshots import screenshot_targets, take_screenshots
     from tolmach.publish.site import render_site, write_site
 
-    state = _state()
+    state = click.get_current_context().find_object(AppState)
     project = state.project()
     out = output if output.is_absolute() else Path.cwd() / output
     with tempfile.TemporaryDirectory(prefix="tolmach-site-") as folder:
@@ -146,4 +108,4 @@ def screenshots(output: Path, locales: tuple[str, ...], width: int, height: int,
         written = take_screenshots(Path(folder), screenshot_targets(project, locales), out,
                                    width=width, height=height, full_page=full_page)
     for path in written:
-        click.echo(_relative(path, Path.cwd()))
+        click.echo(shown(path, Path.cwd()))

@@ -12,13 +12,13 @@ from pathlib import Path
 import click
 
 from tolmach.catalog.pofile import CatalogError
+from tolmach.memory.compendium import read_compendium
 from tolmach.memory.store import (
     CACHE_FILE,
     TranslationMemory,
     TranslationMemoryError,
     project_catalogs,
     project_memory,
-    read_compendium,
 )
 from tolmach.memory.tmx import TmxError, write_tmx
 

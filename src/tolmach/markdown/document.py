@@ -26,10 +26,10 @@ from mdit_py_plugins.footnote import footnote_plugin
 from mdit_py_plugins.front_matter import front_matter_plugin
 
 from tolmach.markdown.frontmatter import locate_front_matter_values
+from tolmach.markdown.segment import Line, Segment, split_lines
 
 __all__ = ["Document", "Segment", "SegmentOptions", "markdown_parser", "parse_document"]
 
-_LINE_RE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)?")
 _FOOTNOTE_LABEL_RE = re.compile(r"\[\^[^\]]*\]:")
 _BREAKS_KEY = "tolmach_breaks"
 _WHITESPACE_TAG_RE = re.compile(r"</?(?:pre|textarea|script|style)\b", re.I)
@@ -41,28 +41,6 @@ class SegmentOptions:
 
     front_matter_keys: tuple[str, ...] = ("title", "description")
     translate_html_blocks: bool = False
-
-
-@dataclass(frozen=True)
-class Segment:
-    """One translatable unit and the slot of the source it fills."""
-
-    text: str
-    kind: str
-    line: int
-    start: int
-    end: int
-    continuation: str
-    heading: str | None = None
-    single_line: bool = False
-    quoting: str | None = None  # front matter: "plain", "single" or "double" YAML scalar
-
-    @property
-    def comment(self) -> str:
-        """The ``#.`` line a translator sees: block type and the heading above it."""
-        if self.heading is None or self.kind.startswith("heading"):
-            return self.kind
-        return f'{self.kind}, under "{self.heading}"'
 
 
 @dataclass(frozen=True)
@@ -90,7 +68,7 @@ def _segmenting_parser() -> MarkdownIt:
 def parse_document(text: str, options: SegmentOptions | None = None) -> Document:
     """Split Markdown source into segments; ``text`` is returned untouched in the result."""
     options = options or SegmentOptions()
-    lines = _split_lines(text)
+    lines = split_lines(text)
     md = _shared_parser()
     env: dict = {}
     tokens = md.parse(_normalized(text), env)
@@ -161,41 +139,11 @@ def _note_break(state, pos: int, kind: str) -> None:
         current[1][pos] = kind
 
 
-@dataclass
-class _Line:
-    start: int  # offset of the line in the source
-    body: str  # the line without its ending, NUL replaced as markdown-it does
-    ending: str
-
-
-def _split_lines(text: str) -> list[_Line]:
-    """Lines with their offsets and endings; NUL and BOM replaced as the parser sees them."""
-    if "\r" in text:
-        pieces = [m.group() for m in _LINE_RE.finditer(text)]
-        if len(pieces) > 1 and not pieces[-1]:
-            pieces.pop()
-    else:
-        pieces = [line + "\n" for line in text.split("\n")]
-        pieces[-1] = pieces[-1][:-1]
-        if len(pieces) > 1 and not pieces[-1]:
-            pieces.pop()
-    lines: list[_Line] = []
-    offset = 0
-    has_nul = "\0" in text
-    for chunk in pieces:
-        body = chunk.rstrip("\r\n")
-        lines.append(_Line(offset, body.replace("\0", "\ufffd") if has_nul else body, chunk[len(body) :]))
-        offset += len(chunk)
-    if text.startswith("\ufeff"):
-        lines[0].start, lines[0].body = 1, lines[0].body[1:]
-    return lines
-
-
 # --- walking the token stream ----------------------------------------------------
 
 
 def _segments_from_tokens(
-    tokens: list[Token], lines: list[_Line], options: SegmentOptions
+    tokens: list[Token], lines: list[Line], options: SegmentOptions
 ) -> Iterator[Segment]:
     containers: list[str] = []
     pending_kind = "paragraph"
@@ -257,7 +205,7 @@ def _one_line_reads_as_table(content: str, underline: str) -> bool:
     return bool(tokens) and tokens[0].type == "table_open"
 
 
-def _reference_titles(references: dict, lines: list[_Line]) -> Iterator[Segment]:
+def _reference_titles(references: dict, lines: list[Line]) -> Iterator[Segment]:
     """Titles of link reference definitions (``[id]: /url "Title"``), one line each.
 
     The title is found as the quoted run that ends the definition's last line; a title
@@ -327,14 +275,14 @@ def _with_headings(segments: list[Segment]) -> Iterator[Segment]:
 # --- locating slots ------------------------------------------------------------------
 
 
-def _continuation(line: _Line, column: int) -> str:
+def _continuation(line: Line, column: int) -> str:
     """Newline plus the prefix a further line of this slot needs: markers become spaces."""
     prefix = _FOOTNOTE_LABEL_RE.sub(lambda m: " " * len(m.group()), line.body[:column])
     blanked = "".join(ch if ch in ">\t" else " " for ch in prefix)
     return (line.ending or "\n") + blanked
 
 
-def _atx_segment(token: Token, line_no: int, lines: list[_Line], kind: str) -> Segment | None:
+def _atx_segment(token: Token, line_no: int, lines: list[Line], kind: str) -> Segment | None:
     line = lines[line_no]
     opening = line.body.index("#")
     level = int(kind.split()[1])
@@ -353,7 +301,7 @@ def _atx_segment(token: Token, line_no: int, lines: list[_Line], kind: str) -> S
 
 
 def _cell_segment(
-    token: Token, line_no: int, lines: list[_Line], cursor: int, kind: str
+    token: Token, line_no: int, lines: list[Line], cursor: int, kind: str
 ) -> tuple[Segment | None, int]:
     """A table cell: its content as written (``|`` came from ``\\|``) found left to right."""
     line = lines[line_no]
@@ -377,7 +325,7 @@ def _cell_segment(
 def _block_segment(
     token: Token,
     span: list[int],
-    lines: list[_Line],
+    lines: list[Line],
     breaks: dict[int, str],
     kind: str,
     keep_all: bool = False,
@@ -403,7 +351,7 @@ def _block_segment(
 
 
 def _place_lines(
-    parts: list[str], span: list[int], lines: list[_Line], keep_all: bool
+    parts: list[str], span: list[int], lines: list[Line], keep_all: bool
 ) -> tuple[int, int, int] | None:
     """Find the source line of the first content line and the slot's start and end columns."""
     count = len(parts)

@@ -13,10 +13,11 @@ import re
 from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING
 
+from tolmach.markdown.segment import Line, Segment
+
 if TYPE_CHECKING:  # pragma: no cover
     from markdown_it.token import Token
 
-    from tolmach.markdown.document import Segment, _Line
 
 _KEY_RE = re.compile(r"^(?P<key>[A-Za-z_][\w-]*):[ \t]+(?P<value>\S.*?)[ \t]*$")
 _BLOCK_RE = re.compile(r"^[|>][+-]?[1-9]?[+-]?$")
@@ -26,11 +27,9 @@ _RESERVED_PLAIN = re.compile(r"^(?:true|false|yes|no|on|off|null|~|[-+]?\d[\d._]
 
 
 def locate_front_matter_values(
-    token: Token, lines: list[_Line], keys: Iterable[str]
+    token: Token, lines: list[Line], keys: Iterable[str]
 ) -> Iterator[Segment]:
     """Segments for the values of ``keys`` in a front_matter token."""
-    from tolmach.markdown.document import Segment
-
     if not token.map:
         return
     wanted = set(keys)
@@ -101,7 +100,7 @@ def _unescape_double(body: str) -> str:
     return re.sub(r"\\(.)", lambda m: table.get(m.group(1), m.group(0)), body)
 
 
-def _block_scalar(lines: list[_Line], index: int, stop: int) -> list[int]:
+def _block_scalar(lines: list[Line], index: int, stop: int) -> list[int]:
     """Line numbers of a block scalar's content: the more-indented lines that follow."""
     found: list[int] = []
     while index < stop:
@@ -115,7 +114,7 @@ def _block_scalar(lines: list[_Line], index: int, stop: int) -> list[int]:
     return found
 
 
-def _block_segment(segment_cls, block: list[int], lines: list[_Line], kind: str, folded: bool):
+def _block_segment(segment_cls, block: list[int], lines: list[Line], kind: str, folded: bool):
     first, last = lines[block[0]], lines[block[-1]]
     indent = len(first.body) - len(first.body.lstrip(" "))
     parts = [lines[i].body[indent:] for i in block]

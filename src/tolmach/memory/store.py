@@ -13,7 +13,6 @@ score the short list with the similarity `tolmach.catalog.merge` uses.
 from __future__ import annotations
 
 import sqlite3
-import unicodedata
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
@@ -22,9 +21,9 @@ from typing import Self, TypeVar
 
 from rapidfuzz import fuzz
 
-from tolmach.catalog.merge import tokens
 from tolmach.catalog.pofile import read_po
-from tolmach.memory.tmx import TranslationUnit, read_tmx
+from tolmach.catalog.similarity import tokens
+from tolmach.memory.tmx import TranslationUnit
 
 T = TypeVar("T")
 
@@ -191,7 +190,7 @@ class TranslationMemory:
         first = self.db.execute("SELECT COALESCE(MAX(id), 0) FROM segments").fetchone()[0] + 1
         rows, postings = [], []
         for number, unit in enumerate(units, start=first):
-            language, features = _language(unit.locale), sorted(set(tokens(unit.source)))
+            language, features = language_of(unit.locale), sorted(set(tokens(unit.source)))
             rows.append(
                 (
                     number,
@@ -289,7 +288,7 @@ class TranslationMemory:
     def _search(
         self, text: str, locale: str, threshold: float, limit: int, exclude_document: str | None
     ) -> list[MemoryMatch]:
-        language = _language(locale)
+        language = language_of(locale)
         ids = self._candidates(text, language, threshold)
         if not ids:
             return []
@@ -406,95 +405,20 @@ def _catalog_units(catalog: CatalogFile) -> Iterator[TranslationUnit]:
             )
 
 
-def _language(locale: str) -> str:
+def language_of(locale: str) -> str:
+    """``de_AT`` → ``de``: the language part of a locale code."""
     return locale.replace("-", "_").split("_")[0].lower()
 
 
 def _locale_fits(stored: str, wanted: str) -> bool:
     """de_AT serves de; de serves de_AT; zh_TW does not serve zh_CN."""
-    return stored == wanted or stored == _language(wanted) or wanted == _language(wanted)
+    return stored == wanted or stored == language_of(wanted) or wanted == language_of(wanted)
 
 
 def _origin_label(name: str, kind: str, document: str | None, locale: str) -> str:
     if kind == "catalog":
         return f"{document}.po, {locale}"
     return f"{name}, {locale}"
-
-
-# ------------------------------------------------------------ compendia
-
-_SCRIPTS = {
-    "ru": "CYRILLIC",
-    "uk": "CYRILLIC",
-    "be": "CYRILLIC",
-    "bg": "CYRILLIC",
-    "sr": "CYRILLIC",
-    "mk": "CYRILLIC",
-    "kk": "CYRILLIC",
-    "el": "GREEK",
-    "zh": "CJK",
-    "ja": "CJK",
-    "ko": "HANGUL",
-    "ar": "ARABIC",
-    "fa": "ARABIC",
-    "he": "HEBREW",
-}
-
-
-def read_compendium(path: Path, source_locale: str) -> list[TranslationUnit]:
-    """The units of a TMX or PO compendium translated from `source_locale`.
-
-    A PO compendium names its target language in its Language header; its
-    source strings must be written in the script of the project's source
-    language (a compendium translated from English is refused for Russian).
-    """
-    path = Path(path)
-    if path.suffix.lower() == ".tmx":
-        return read_tmx(path, source_locale)
-    po = read_po(path)
-    locale = po.metadata.get("Language", "").strip()
-    if not locale:
-        raise TranslationMemoryError(
-            f"{path}: no Language header, so the language of its translations is unknown"
-        )
-    units = [
-        TranslationUnit(
-            entry.msgid,
-            entry.msgstr_plural.get(0, "") if entry.msgid_plural else entry.msgstr,
-            locale,
-            entry.msgctxt,
-            path.name,
-        )
-        for entry in po
-        if "fuzzy" not in entry.flags and not entry.obsolete
-    ]
-    units = [unit for unit in units if unit.target]
-    _check_source_script(path, [unit.source for unit in units], source_locale)
-    return units
-
-
-def _check_source_script(path: Path, sources: list[str], source_locale: str) -> None:
-    """Refuse source strings written in another script than the source language's."""
-    expected = _SCRIPTS.get(_language(source_locale), "LATIN")
-    scripts = Counter(_script(char) for text in sources for char in text if char.isalpha())
-    if sum(scripts.values()) < 20:
-        return
-    dominant, count = scripts.most_common(1)[0]
-    if dominant != expected and count > sum(scripts.values()) / 2:
-        raise TranslationMemoryError(
-            f"{path}: its source strings are in {dominant.title()} script, but the project "
-            f"translates from {source_locale} ({expected.title()}): not a compendium for "
-            "this project"
-        )
-
-
-def _script(char: str) -> str:
-    """The script of a letter, from its Unicode name (CYRILLIC SMALL LETTER A)."""
-    name = unicodedata.name(char, "UNKNOWN")
-    for script in ("CJK", "HIRAGANA", "KATAKANA"):
-        if name.startswith(script):
-            return "CJK"
-    return name.split(" ")[0]
 
 
 # ------------------------------------------------------------ project layout

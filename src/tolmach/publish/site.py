@@ -28,7 +28,7 @@ from babel.core import parse_locale
 from jinja2 import Environment, PackageLoader, StrictUndefined
 from markupsafe import Markup
 
-from tolmach.catalog.template import translations_of, word_count
+from tolmach.catalog.status import translations_of, word_count
 from tolmach.fileio import write_atomic
 from tolmach.markdown.build import apply_translations
 from tolmach.markdown.document import Document, Segment
