@@ -1,4 +1,5 @@
-"""Every character a string may hold survives write → read, and GNU msgfmt agrees.
+"""Every character a string may hold survives write → read, and GNU msgfmt agrees;
+control characters from a source are refused at their line.
 
 A PO line ends at LF (or CRLF); nothing else. Python's ``str.splitlines`` also breaks at
 U+2028, U+2029, U+0085, 0x1C–0x1E, VT and FF, which once made tolmach refuse catalogs it
@@ -28,6 +29,9 @@ from hypothesis import strategies as st
 from strategies import EXAMPLES, ROBUST
 
 from tolmach.catalog.pofile import CatalogError, read_po, write_po
+from tolmach.catalog.template import extract_template
+from tolmach.fileio import SourceError
+from tolmach.markdown.document import parse_document
 
 #: What Unicode (and ``str.splitlines``) counts as a line break.
 LINE_BREAKS = "\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029"
@@ -137,3 +141,25 @@ def test_eot_in_a_string_is_refused_at_its_line(tmp_path):
                     'msgid "a"\nmsgstr "b\x04c"\n', "utf-8")
     with pytest.raises(CatalogError, match=r"t\.po:5: .*U\+0004 \(EOT\)"):
         read_po(path)
+
+
+# ------------------------------------------------- control characters from a source
+
+REFUSED_IN_SOURCES = sorted(set(CONTROLS) - set("\t\n\r\0"))
+
+
+@pytest.mark.parametrize("char", REFUSED_IN_SOURCES, ids=lambda c: f"U+{ord(c):04X}")
+def test_a_control_character_in_translatable_text_is_refused_at_its_line(char):
+    """An ESC sequence would reach the .pot raw and drive the terminal that prints it."""
+    source = f"# Заголовок\n\nПервая строка,\nвторая {char}[31mкрасная.\n"
+    with pytest.raises(SourceError, match=rf"^seeds/a\.md:4: control character U\+{ord(char):04X}"):
+        extract_template(parse_document(source), "seeds/a.md", project="a")
+
+
+def test_control_characters_in_code_and_line_breaks_in_text_are_kept(tmp_path):
+    source = "Текст\u2028с разделителем\u2029строк.\n\n```\necho \x1b[31m\n```\n\n\tкод\x07\n"
+    pot = extract_template(parse_document(source), "seeds/a.md", project="a")
+    write_po(pot, tmp_path / "a.pot")
+    assert [e.msgid for e in read_po(tmp_path / "a.pot")] == [
+        "Текст\u2028с разделителем\u2029строк."
+    ]
