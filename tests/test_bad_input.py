@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import gzip
 import hashlib
-import shutil
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -20,7 +19,9 @@ import pytest
 from click.testing import CliRunner
 
 from tolmach.cli import cli
+from tolmach.config import load_config
 from tolmach.fileio import MAX_SOURCE_BYTES
+from tolmach.project import Project
 
 BAD = Path(__file__).parent / "data" / "bad"
 ARTICLE = "# Заголовок\n\nАбзац.\n\n> Цитата.\n"
@@ -31,7 +32,7 @@ GZIP = gzip.compress("Статья, сжатая gzip.\n".encode() * 50, mtime=0
 
 
 def fixture(name: str, target: str) -> Callable[[Path], None]:
-    return lambda root: shutil.copyfile(BAD / name, root / target)
+    return write(target, (BAD / name).read_bytes())
 
 
 def write(target: str, data: bytes | str) -> Callable[[Path], None]:
@@ -75,6 +76,7 @@ class Case:
     args: tuple[str, ...]
     message: str
     where: str  # the file (and line) the message must name; "" for command-line input
+    fresh: bool = False  # on a project where no tolmach command ran yet (no cache folder)
 
 
 CASES = [
@@ -144,6 +146,14 @@ CASES = [
     Case("locale-arg-unknown", None, ("update", "-l", "xx_YY"), "unknown locale 'xx_YY'", ""),
     Case("template-missing", lambda root: (root / "locales" / "article.pot").unlink(),
          ("update",), "template missing; run `tolmach extract` first", "article.pot:"),
+    Case("fresh-po-broken", fixture("unterminated-string.po", EN_PO), ("update",),
+         "unterminated string", "article.po:6:", fresh=True),
+    Case("fresh-glossary-bad-toml", write("locales/glossary.toml", '[[term]\nsource = "x"\n'),
+         ("update",), "TOML syntax error", "glossary.toml:1:", fresh=True),
+    Case("fresh-template-missing", lambda root: (root / "locales" / "article.pot").unlink(),
+         ("update",), "template missing", "article.pot:", fresh=True),
+    Case("fresh-md-binary", write("seeds/picture.md", PNG), ("extract",),
+         "binary file (NUL bytes), not Markdown text", "picture.md:3:", fresh=True),
 ]
 
 
@@ -151,15 +161,20 @@ def invoke(root: Path, *args: str):
     return CliRunner().invoke(cli, ["-C", str(root), *args], catch_exceptions=False)
 
 
-@pytest.fixture
-def project(tmp_path: Path) -> Path:
-    """A project with templates, catalogs and one translation already done."""
+def fresh_project(tmp_path: Path) -> Path:
+    """A project whose template was just made: no catalog, no cache folder yet."""
     root = tmp_path / "project"
     (root / "seeds").mkdir(parents=True)
     (root / "pyproject.toml").write_text(CONFIG, "utf-8")
     (root / "seeds" / "article.ru.md").write_text(ARTICLE, "utf-8")
-    for args in (["extract"], ["update"]):
-        assert invoke(root, *args).exit_code == 0
+    Project(load_config(root)).extract()
+    return root
+
+
+def translated_project(tmp_path: Path) -> Path:
+    """A project with templates, catalogs, the memory and one translation already done."""
+    root = fresh_project(tmp_path)
+    assert invoke(root, "update").exit_code == 0
     po = polib.pofile(str(root / EN_PO))
     po.find("Заголовок").msgstr = "Heading"
     po.save()
@@ -167,16 +182,19 @@ def project(tmp_path: Path) -> Path:
 
 
 def snapshot(root: Path) -> dict[str, str]:
-    """Every file of the project (and beside it) with a digest of its bytes."""
+    """Every file and folder of the project (and beside it), the cache and the lock
+    included, with a digest of each file's bytes."""
     return {
-        path.relative_to(root.parent).as_posix(): hashlib.sha256(path.read_bytes()).hexdigest()
+        path.relative_to(root.parent).as_posix(): (
+            hashlib.sha256(path.read_bytes()).hexdigest() if path.is_file() else "folder"
+        )
         for path in sorted(root.parent.rglob("*"))
-        if path.is_file() and ".tolmach-cache" not in path.parts
     }
 
 
 @pytest.mark.parametrize("case", CASES, ids=[case.name for case in CASES])
-def test_bad_input_gets_one_clear_line_and_changes_nothing(project: Path, case: Case):
+def test_bad_input_gets_one_clear_line_and_changes_nothing(tmp_path: Path, case: Case):
+    project = (fresh_project if case.fresh else translated_project)(tmp_path)
     if case.setup is not None:
         case.setup(project)
     before = snapshot(project)
@@ -191,6 +209,6 @@ def test_bad_input_gets_one_clear_line_and_changes_nothing(project: Path, case: 
 
 
 def test_the_table_covers_every_kind_of_bad_input():
-    kinds = {case.name.split("-")[0] for case in CASES}
+    kinds = {case.name.removeprefix("fresh-").split("-")[0] for case in CASES}
     assert kinds == {"po", "pot", "md", "glossary", "config", "locale", "template"}
     print(f"\n{len(CASES)} bad inputs, each refused with one line and no file changed")

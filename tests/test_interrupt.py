@@ -187,6 +187,47 @@ def test_a_second_process_is_refused_while_the_first_holds_the_lock(project):
     assert tolmach(root, "update").wait(timeout=120) == 0  # released when the holder ends
 
 
+_CONTEND = """
+import os, sys, time
+from pathlib import Path
+from tolmach.fileio import ProjectLocked, project_lock
+
+root, seconds = Path(sys.argv[1]), float(sys.argv[2])
+held = refused = 0
+deadline = time.monotonic() + seconds
+while time.monotonic() < deadline:
+    try:
+        with project_lock(root):
+            # O_EXCL: fails if another process is inside too
+            os.close(os.open(root / "inside", os.O_CREAT | os.O_EXCL | os.O_WRONLY))
+            held += 1
+            os.unlink(root / "inside")
+    except ProjectLocked:
+        refused += 1
+print(held, refused)
+"""
+
+
+def test_processes_taking_and_releasing_the_lock_never_hold_it_together(tmp_path):
+    """The lock file is removed on release: a process that opened it just before must not
+    lock the removed file while a third one locks the new file."""
+    contenders = [
+        subprocess.Popen([sys.executable, "-c", _CONTEND, str(tmp_path), "3"],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        for _ in range(4)
+    ]
+    counts = []
+    for process in contenders:
+        out, err = process.communicate(timeout=60)
+        assert process.returncode == 0, err  # FileExistsError: two holders at once
+        counts.append(tuple(map(int, out.split())))
+    held, refused = sum(c[0] for c in counts), sum(c[1] for c in counts)
+    assert held > 100 and refused > 0, counts
+    assert list(tmp_path.iterdir()) == [], "the lock left a file or folder behind"
+    print(f"\n4 processes for 3 s: the lock taken {held} times, refused {refused} times, "
+          "never held twice")
+
+
 def test_two_processes_started_together_do_not_corrupt_the_catalogs(project):
     root, written = project
     use_sources(root, "b")

@@ -73,12 +73,13 @@ def read_source(path: Path) -> str:
         raise SourceError(path, line, f"not valid UTF-8 (byte 0x{data[exc.start]:02x})") from None
 
 
-def write_atomic(path: Path, text: str) -> bool:
-    """Write ``text`` (UTF-8) to ``path`` atomically; return False if it was already so.
+def write_atomic(path: Path, content: str | bytes) -> bool:
+    """Write ``content`` (text as UTF-8, or bytes) to ``path`` atomically; return False if
+    the file already held exactly that.
 
     A replaced file keeps its permissions; a new one gets 0644.
     """
-    data = text.encode("utf-8")
+    data = content.encode("utf-8") if isinstance(content, str) else content
     try:
         if path.read_bytes() == data:
             return False
@@ -110,25 +111,67 @@ def ensure_inside(base: Path, target: Path, what: str) -> Path:
     return target
 
 
+LOCK_FILE = Path(".tolmach-cache") / "lock"
+
+
 @contextlib.contextmanager
 def project_lock(root: Path) -> Iterator[None]:
-    """Hold an exclusive lock on the project while catalogs and outputs are written."""
-    lock_dir = root / ".tolmach-cache"
-    lock_dir.mkdir(exist_ok=True)
-    with open(lock_dir / "lock", "a+") as handle:
+    """Hold an exclusive lock on the project while catalogs and outputs are written.
+
+    The lock is ``flock`` on ``.tolmach-cache/lock``, which the kernel releases however
+    the process ends. On release the file is removed while still locked, and the cache
+    folder too when nothing else is in it, so a run leaves nothing behind. A process that
+    opened the file just before it was removed notices, once it holds the lock, that the
+    path no longer names its file, and starts again: two processes never both hold it.
+    """
+    path = root / LOCK_FILE
+    fd = _acquire_lock(path)
+    try:
+        with contextlib.suppress(OSError):  # the pid only informs: a full disk must not
+            os.ftruncate(fd, 0)             # stop a command before it says what it cannot do
+            os.write(fd, f"pid {os.getpid()}".encode())
+        yield
+    finally:
+        with contextlib.suppress(OSError):
+            path.unlink()
+        with contextlib.suppress(OSError):  # not empty: the translation memory lives there
+            path.parent.rmdir()
+        os.close(fd)
+
+
+def _acquire_lock(path: Path) -> int:
+    """Lock ``path``, made if need be (with its folder); the open file."""
+    while True:
+        with contextlib.suppress(FileExistsError):
+            path.parent.mkdir()
         try:
-            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            fd = _open_lock_file(path)
+        except FileNotFoundError:
+            continue  # a releasing process removed the folder in between: make it again
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError as exc:
+            holder = os.pread(fd, 100, 0).decode("utf-8", "replace").strip() or "another process"
+            os.close(fd)
             if exc.errno not in (errno.EAGAIN, errno.EACCES):
                 raise
-            handle.seek(0)
-            holder = handle.read().strip() or "another process"
             raise ProjectLocked(
                 f"another tolmach process ({holder}) is working on this project; "
                 "wait for it to finish and run the command again"
             ) from None
-        handle.seek(0)
-        handle.truncate()
-        handle.write(f"pid {os.getpid()}")
-        handle.flush()
-        yield
+        if _names_open_file(path, fd):
+            return fd
+        os.close(fd)  # locked a file its holder had just removed: take the current one
+
+
+def _open_lock_file(path: Path) -> int:
+    return os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
+
+
+def _names_open_file(path: Path, fd: int) -> bool:
+    try:
+        named = path.stat()
+    except FileNotFoundError:
+        return False
+    opened = os.fstat(fd)
+    return (named.st_dev, named.st_ino) == (opened.st_dev, opened.st_ino)

@@ -161,6 +161,7 @@ class Project:
         """
         chosen = self.select_locales(locales)
         templates = {doc.name: self._read_template(doc) for doc in self.documents}
+        _ = self.termbase  # a broken glossary is refused before the memory learns anything
         with contextlib.ExitStack() as stack:
             memory = stack.enter_context(self._memory()) if self.config.translation_memory else None
             return [

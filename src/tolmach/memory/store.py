@@ -438,11 +438,20 @@ def project_catalogs(root: Path, locales_dir: str = "locales") -> list[CatalogFi
 def project_memory(
     root: Path, source_locale: str, locales_dir: str = "locales"
 ) -> TranslationMemory:
-    """Open the project's memory under its cache folder, brought up to date with its catalogs."""
-    memory = TranslationMemory(Path(root) / CACHE_FILE, source_locale)
+    """Open the project's memory under its cache folder, brought up to date with its catalogs.
+
+    A memory made by this call is removed again when a catalog cannot be read: bad input
+    leaves nothing behind.
+    """
+    path = Path(root) / CACHE_FILE
+    existed = path.exists()
+    memory = TranslationMemory(path, source_locale)
     try:
         memory.refresh(project_catalogs(root, locales_dir))
     except BaseException:
         memory.close()
+        if not existed:
+            for leftover in (path, Path(f"{path}-wal"), Path(f"{path}-shm")):
+                leftover.unlink(missing_ok=True)
         raise
     return memory
