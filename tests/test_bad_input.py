@@ -205,6 +205,7 @@ def test_bad_input_gets_one_clear_line_and_changes_nothing(tmp_path: Path, case:
     assert case.message in lines[0]
     assert case.where in lines[0]
     assert "Traceback" not in result.output
+    assert str(project) not in result.output, "paths are shown relative to the project"
     assert snapshot(project) == before
 
 

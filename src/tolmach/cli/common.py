@@ -20,6 +20,7 @@ from tolmach.fileio import write_atomic
 __all__ = [
     "AppState",
     "emit",
+    "error_line",
     "locale_option",
     "pass_state",
     "report_file",
@@ -77,10 +78,26 @@ def reports_errors(func):
             return func(*args, **kwargs)
         except Exception as exc:
             if any(cls.__name__ in EXPECTED_ERRORS for cls in type(exc).__mro__):
-                raise click.ClickException(str(exc)) from None
+                raise click.ClickException(error_line(exc)) from None
             raise
 
     return wrapper
+
+
+def error_line(exc: Exception) -> str:
+    """The error as one line; a file of the project is named relative to its root.
+
+    The library's errors carry ``path``, ``line`` and ``message``; the library works on
+    absolute paths, the user reads the ones the README shows (``locales/de/…/a.po:6``).
+    """
+    path, message = getattr(exc, "path", None), getattr(exc, "message", None)
+    state = click.get_current_context(silent=True)
+    state = state.find_object(AppState) if state is not None else None
+    if path is None or message is None or state is None:
+        return str(exc)
+    line = getattr(exc, "line", None)
+    place = shown(Path(path), state.root) + (f":{line}" if line else "")
+    return f"{place}: {message}"
 
 
 def locale_option(func):

@@ -51,11 +51,24 @@ CREATE TABLE IF NOT EXISTS token_counts (
     language TEXT NOT NULL, token TEXT NOT NULL, df INTEGER NOT NULL,
     PRIMARY KEY (language, token)) WITHOUT ROWID;
 """
+#: SQLite's words for a disk that cannot take the memory, and what to tell the user.
+_STORAGE_PROBLEMS = {
+    "disk is full": "no space left on the device for the translation memory; "
+    "free some space and run the command again (nothing was changed)",
+    "readonly": "the translation memory cannot be written (a read-only file system or no "
+    "permission); make the folder writable and run the command again",
+    "unable to open": "the translation memory cannot be created or opened (a read-only file "
+    "system, no permission or no such folder); make the folder writable and run the command again",
+}
 _COUNT = "INSERT INTO token_counts VALUES (?, ?, ?) ON CONFLICT DO UPDATE SET df = df + excluded.df"
 
 
 class TranslationMemoryError(Exception):
     """The memory cannot be used: locked, corrupt, or fed a file it cannot take."""
+
+    def __init__(self, path: Path | str, message: str) -> None:
+        self.path, self.line, self.message = str(path), None, message
+        super().__init__(f"{path}: {message}")
 
 
 @dataclass(frozen=True)
@@ -107,12 +120,17 @@ class TranslationMemory:
         text = str(error)
         if "locked" in text or "busy" in text:
             return TranslationMemoryError(
-                f"{self.path}: the translation memory is locked by another process "
-                "(another tolmach running?); try again when it has finished"
+                self.path,
+                "the translation memory is locked by another process "
+                "(another tolmach running?); try again when it has finished",
             )
+        for clue, problem in _STORAGE_PROBLEMS.items():
+            if clue in text:
+                return TranslationMemoryError(self.path, problem)
         return TranslationMemoryError(
-            f"{self.path}: the translation memory cannot be read ({text}); "
-            "run `tolmach tm rebuild` to recreate it"
+            self.path,
+            f"the translation memory cannot be read ({text}); "
+            "run `tolmach tm rebuild` to recreate it",
         )
 
     def _guarded(self, action: Callable[..., T], *args: object) -> T:
@@ -137,8 +155,9 @@ class TranslationMemory:
             raise sqlite3.DatabaseError(f"schema {stored.get('schema')}, expected {SCHEMA_VERSION}")
         elif stored.get("source_locale") != self.source_locale:
             raise TranslationMemoryError(
-                f"{self.path}: the memory holds translations from {stored['source_locale']}, "
-                f"the project translates from {self.source_locale}; run `tolmach tm rebuild`"
+                self.path,
+                f"the memory holds translations from {stored['source_locale']}, "
+                f"the project translates from {self.source_locale}; run `tolmach tm rebuild`",
             )
 
     # ------------------------------------------------------------ filling
