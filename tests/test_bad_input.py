@@ -28,6 +28,7 @@ ARTICLE = "# Заголовок\n\nАбзац.\n\n> Цитата.\n"
 CONFIG = '[tool.tolmach]\nsource-locale = "ru"\nlocales = ["en", "de"]\n'
 EN_PO = "locales/en/LC_MESSAGES/article.po"
 PNG = b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x00\x10\x00\x00\x00\x10\x08\x06\x00\x00\x00"
+LONG_NAME = "a" * 252  # the source name fits in 255 bytes, the template's does not
 GZIP = gzip.compress("Статья, сжатая gzip.\n".encode() * 50, mtime=0)  # few NUL bytes
 
 
@@ -42,6 +43,10 @@ def write(target: str, data: bytes | str) -> Callable[[Path], None]:
         (root / target).write_bytes(payload)
 
     return setup
+
+
+def folder(target: str) -> Callable[[Path], None]:
+    return lambda root: (root / target).mkdir(parents=True)
 
 
 def config(extra: str) -> Callable[[Path], None]:
@@ -146,6 +151,12 @@ CASES = [
     Case("locale-arg-unknown", None, ("update", "-l", "xx_YY"), "unknown locale 'xx_YY'", ""),
     Case("template-missing", lambda root: (root / "locales" / "article.pot").unlink(),
          ("update",), "template missing; run `tolmach extract` first", "article.pot:"),
+    Case("output-is-a-folder", folder("output/en/article.md"), ("build", "--threshold", "0"),
+         "cannot write: a folder stands where the file should be (the file is as it was); "
+         "move the folder away", "output/en/article.md:"),
+    Case("md-name-too-long", write(f"seeds/{LONG_NAME}.md", ARTICLE), ("extract",),
+         "cannot write: the file name is too long for the file system (the file is as it "
+         "was); give the document a shorter name", f"locales/{LONG_NAME}.pot:"),
     Case("fresh-po-broken", fixture("unterminated-string.po", EN_PO), ("update",),
          "unterminated string", "article.po:6:", fresh=True),
     Case("fresh-glossary-bad-toml", write("locales/glossary.toml", '[[term]\nsource = "x"\n'),
@@ -211,5 +222,5 @@ def test_bad_input_gets_one_clear_line_and_changes_nothing(tmp_path: Path, case:
 
 def test_the_table_covers_every_kind_of_bad_input():
     kinds = {case.name.removeprefix("fresh-").split("-")[0] for case in CASES}
-    assert kinds == {"po", "pot", "md", "glossary", "config", "locale", "template"}
+    assert kinds == {"po", "pot", "md", "glossary", "config", "locale", "template", "output"}
     print(f"\n{len(CASES)} bad inputs, each refused with one line and no file changed")

@@ -121,7 +121,10 @@ def load_config(root: Path) -> Config:
     path = root / "pyproject.toml"
     if not path.is_file():
         return Config(root=root)
-    data_bytes = path.read_bytes()
+    try:
+        data_bytes = path.read_bytes()
+    except OSError as exc:
+        raise ConfigError(path, None, f"cannot read: {exc.strerror or exc}") from None
     try:
         text = data_bytes.decode("utf-8")
     except UnicodeDecodeError as exc:

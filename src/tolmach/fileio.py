@@ -20,10 +20,12 @@ __all__ = [
     "MAX_SOURCE_BYTES",
     "ProjectLocked",
     "SourceError",
+    "WriteError",
     "ensure_inside",
     "project_lock",
     "read_source",
     "write_atomic",
+    "write_error",
 ]
 
 #: Sources above this size are refused: a Markdown article is never this large, and
@@ -42,6 +44,32 @@ class SourceError(Exception):
 
 class ProjectLocked(Exception):
     """Another tolmach process holds the project lock."""
+
+
+class WriteError(Exception):
+    """A file the system would not let tolmach write: which one, why, and what to do."""
+
+    def __init__(self, path: Path | str, message: str):
+        self.path, self.line, self.message = str(path), None, message
+        super().__init__(f"{path}: {message}")
+
+
+_TEMP_NAME_ROOM = 200
+_FREE_SPACE = "free some space and run the command again"
+_MAKE_WRITABLE = "make it writable and run the command again"
+_WRITE_PROBLEMS = {
+    errno.ENOSPC: ("no space left on the device", _FREE_SPACE),
+    errno.EDQUOT: ("the disk quota is used up", _FREE_SPACE),
+    errno.EROFS: ("the file system is read-only", _MAKE_WRITABLE),
+    errno.EACCES: ("permission denied", "make the file and its folder writable for you"),
+    errno.EPERM: ("operation not permitted", "make the file and its folder writable for you"),
+    errno.EISDIR: ("a folder stands where the file should be", "move the folder away"),
+    errno.EEXIST: ("a file stands where a folder should be", "move the file away"),
+    errno.ENOTDIR: ("a file stands where a folder should be", "move the file away"),
+    errno.ENOENT: ("its folder does not exist", "check the path"),
+    errno.ENAMETOOLONG: ("the file name is too long for the file system",
+                         "give the document a shorter name"),
+}
 
 
 def read_source(path: Path) -> str:
@@ -77,9 +105,18 @@ def write_atomic(path: Path, content: str | bytes) -> bool:
     """Write ``content`` (text as UTF-8, or bytes) to ``path`` atomically; return False if
     the file already held exactly that.
 
-    A replaced file keeps its permissions; a new one gets 0644.
+    A replaced file keeps its permissions; a new one gets 0644. When the system refuses
+    (full disk, read-only, no permission...), :class:`WriteError` says what to do, and the
+    old file is as it was: no temporary file is left behind.
     """
     data = content.encode("utf-8") if isinstance(content, str) else content
+    try:
+        return _replace_with(path, data)
+    except OSError as exc:
+        raise write_error(path, exc, "the file is as it was") from None
+
+
+def _replace_with(path: Path, data: bytes) -> bool:
     try:
         if path.read_bytes() == data:
             return False
@@ -87,7 +124,9 @@ def write_atomic(path: Path, content: str | bytes) -> bool:
     except FileNotFoundError:
         mode = 0o644
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    # a long name keeps room for the random part: the temporary name must fit too
+    prefix = f".{path.name[:_TEMP_NAME_ROOM]}."
+    fd, tmp = tempfile.mkstemp(prefix=prefix, suffix=".tmp", dir=path.parent)
     try:
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
@@ -100,6 +139,15 @@ def write_atomic(path: Path, content: str | bytes) -> bool:
             os.unlink(tmp)
         raise
     return True
+
+
+def write_error(path: Path | str, exc: OSError, outcome: str) -> WriteError:
+    """What the system said, in words that tell what to do; ``outcome``: what became of
+    the file (e.g. "the file is as it was")."""
+    problem, todo = _WRITE_PROBLEMS.get(
+        exc.errno or 0, (exc.strerror or str(exc), "fix the cause and run the command again")
+    )
+    return WriteError(path, f"cannot write: {problem} ({outcome}); {todo}")
 
 
 def ensure_inside(base: Path, target: Path, what: str) -> Path:
@@ -142,12 +190,15 @@ def project_lock(root: Path) -> Iterator[None]:
 def _acquire_lock(path: Path) -> int:
     """Lock ``path``, made if need be (with its folder); the open file."""
     while True:
-        with contextlib.suppress(FileExistsError):
-            path.parent.mkdir()
         try:
-            fd = _open_lock_file(path)
-        except FileNotFoundError:
-            continue  # a releasing process removed the folder in between: make it again
+            with contextlib.suppress(FileExistsError):
+                path.parent.mkdir()
+            try:
+                fd = _open_lock_file(path)
+            except FileNotFoundError:
+                continue  # a releasing process removed the folder in between: make it again
+        except OSError as exc:
+            raise write_error(path, exc, "cannot lock the project, nothing was changed") from None
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError as exc:

@@ -43,6 +43,7 @@ EXPECTED_ERRORS = frozenset(
         "TmxError",
         "TranslationMemoryError",
         "ValueError",
+        "WriteError",
     }
 )
 

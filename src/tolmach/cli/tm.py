@@ -13,6 +13,7 @@ import click
 
 from tolmach.catalog.pofile import CatalogError
 from tolmach.cli.common import error_line
+from tolmach.fileio import WriteError, write_error
 from tolmach.memory.compendium import read_compendium
 from tolmach.memory.store import (
     CACHE_FILE,
@@ -23,7 +24,7 @@ from tolmach.memory.store import (
 )
 from tolmach.memory.tmx import TmxError, write_tmx
 
-_ERRORS = (TranslationMemoryError, TmxError, CatalogError)
+_ERRORS = (TranslationMemoryError, TmxError, CatalogError, WriteError)
 
 
 def _project() -> tuple[Path, str, str]:
@@ -160,7 +161,11 @@ def rebuild() -> None:
     root, source, locales = _project()
     database = root / CACHE_FILE
     for leftover in (database, Path(f"{database}-wal"), Path(f"{database}-shm")):
-        leftover.unlink(missing_ok=True)
+        try:
+            leftover.unlink(missing_ok=True)
+        except OSError as error:
+            failure = write_error(leftover, error, "the memory is as it was")
+            raise click.ClickException(error_line(failure)) from None
     try:
         with TranslationMemory(database, source) as memory:
             read = memory.refresh(project_catalogs(root, locales))

@@ -12,6 +12,7 @@ score the short list with the similarity `tolmach.catalog.merge` uses.
 
 from __future__ import annotations
 
+import shutil
 import sqlite3
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
@@ -60,6 +61,7 @@ _STORAGE_PROBLEMS = {
     "unable to open": "the translation memory cannot be created or opened (a read-only file "
     "system, no permission or no such folder); make the folder writable and run the command again",
 }
+_ROOM_NEEDED = 1 << 20  # less free space than this, and an I/O error means a full disk
 _COUNT = "INSERT INTO token_counts VALUES (?, ?, ?) ON CONFLICT DO UPDATE SET df = df + excluded.df"
 
 
@@ -99,12 +101,21 @@ class TranslationMemory:
     def __init__(self, path: Path, source_locale: str = "ru", timeout: float = 2.0) -> None:
         self.path = Path(path)
         self.source_locale = source_locale
-        self.path.parent.mkdir(parents=True, exist_ok=True)
         try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
             self.db = sqlite3.connect(self.path, timeout=timeout, isolation_level=None)
+        except OSError as error:
+            problem = f"{error.strerror or error}".lower()
+            raise TranslationMemoryError(
+                self.path, f"the translation memory cannot be created ({problem})"
+            ) from error
         except sqlite3.Error as error:
             raise self._explain(error) from error
-        self._guarded(self._prepare)
+        try:
+            self._guarded(self._prepare)
+        except BaseException:
+            self.db.close()  # an open connection would keep SQLite's journal files
+            raise
 
     def __enter__(self) -> Self:
         return self
@@ -124,14 +135,30 @@ class TranslationMemory:
                 "the translation memory is locked by another process "
                 "(another tolmach running?); try again when it has finished",
             )
+        name = getattr(error, "sqlite_errorname", "")
+        if name == "SQLITE_FULL" or (name.startswith("SQLITE_IOERR") and self._disk_full()):
+            return TranslationMemoryError(self.path, _STORAGE_PROBLEMS["disk is full"])
         for clue, problem in _STORAGE_PROBLEMS.items():
             if clue in text:
                 return TranslationMemoryError(self.path, problem)
+        if name.startswith("SQLITE_IOERR"):
+            return TranslationMemoryError(
+                self.path,
+                f"the translation memory cannot be written ({text}); check the disk and "
+                "run the command again (nothing was changed)",
+            )
         return TranslationMemoryError(
             self.path,
             f"the translation memory cannot be read ({text}); "
             "run `tolmach tm rebuild` to recreate it",
         )
+
+    def _disk_full(self) -> bool:
+        """SQLite reports a full disk as an I/O error when it cannot grow its shared memory."""
+        try:
+            return shutil.disk_usage(self.path.parent).free < _ROOM_NEEDED
+        except OSError:
+            return False
 
     def _guarded(self, action: Callable[..., T], *args: object) -> T:
         """Run a database action, turning SQLite errors into clear ones."""
