@@ -74,6 +74,37 @@ def output_through_symlink(root: Path) -> None:
     config('output-dir = "public"\n')(root)
 
 
+SECRET = "секрет: this line lives outside the project"
+
+
+def outside(root: Path, name: str, text: str = f"{SECRET}\n") -> Path:
+    """A file (or, for a name without suffix, a folder with a file) beside the project."""
+    place = root.parent / "outside" / name
+    if place.suffix:
+        place.parent.mkdir(parents=True, exist_ok=True)
+        place.write_text(text, "utf-8")
+    else:
+        place.mkdir(parents=True, exist_ok=True)
+        (place / "secret.md").write_text(text, "utf-8")
+    return place
+
+
+def link(target: str, name: str, extra_config: str = "") -> Callable[[Path], None]:
+    """``target`` in the project becomes a symbolic link to ``name`` beside it."""
+
+    def setup(root: Path) -> None:
+        place = outside(root, name)
+        path = root / target
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if path.is_file():
+            path.unlink()
+        path.symlink_to(place, target_is_directory=place.is_dir())
+        if extra_config:
+            config(extra_config)(root)
+
+    return setup
+
+
 @dataclass(frozen=True)
 class Case:
     name: str
@@ -157,6 +188,29 @@ CASES = [
     Case("md-name-too-long", write(f"seeds/{LONG_NAME}.md", ARTICLE), ("extract",),
          "cannot write: the file name is too long for the file system (the file is as it "
          "was); give the document a shorter name", f"locales/{LONG_NAME}.pot:"),
+    Case("md-symlink-outside", link("seeds/stolen.md", "secret.md"), ("extract",),
+         "a symbolic link to a place outside the project; not read "
+         "(allow-outside-sources = true in [tool.tolmach] would allow it)", "seeds/stolen.md:"),
+    Case("md-folder-symlink-outside",
+         link("seeds/more", "articles", 'documents = ["seeds/*.md", "seeds/*/*.md"]\n'),
+         ("extract",), "a symbolic link to a place outside the project; not read",
+         "seeds/more:"),
+    Case("po-symlink-outside", link(EN_PO, "secret.po"), ("update",),
+         "a symbolic link to a place outside locales/; nothing is read or written through it",
+         f"{EN_PO}:"),
+    Case("pot-symlink-outside", link("locales/article.pot", "secret.pot"), ("update",),
+         "a symbolic link to a place outside locales/", "locales/article.pot:"),
+    Case("glossary-symlink-outside", link("locales/glossary.toml", "secret.toml"), ("extract",),
+         "a symbolic link to a place outside locales/", "locales/glossary.toml:"),
+    Case("output-symlink-outside", link("output/en", "public"), ("build", "--threshold", "0"),
+         "a symbolic link to a place outside output/; nothing is written through it",
+         "output/en:"),
+    Case("site-symlink-outside", link("output/site", "public"), ("publish",),
+         "a symbolic link to a place outside the project; nothing is written through it",
+         "output/site:"),
+    Case("site-locale-symlink-outside", link("output/site/de", "public"), ("publish",),
+         "a symbolic link to a place outside the site folder; nothing is written through it",
+         "output/site/de:"),
     Case("fresh-po-broken", fixture("unterminated-string.po", EN_PO), ("update",),
          "unterminated string", "article.po:6:", fresh=True),
     Case("fresh-glossary-bad-toml", write("locales/glossary.toml", '[[term]\nsource = "x"\n'),
@@ -217,10 +271,13 @@ def test_bad_input_gets_one_clear_line_and_changes_nothing(tmp_path: Path, case:
     assert case.where in lines[0]
     assert "Traceback" not in result.output
     assert str(project) not in result.output, "paths are shown relative to the project"
+    assert "секрет" not in result.output, "a message showed what a file outside holds"
     assert snapshot(project) == before
 
 
 def test_the_table_covers_every_kind_of_bad_input():
     kinds = {case.name.removeprefix("fresh-").split("-")[0] for case in CASES}
-    assert kinds == {"po", "pot", "md", "glossary", "config", "locale", "template", "output"}
+    assert kinds == {
+        "po", "pot", "md", "glossary", "config", "locale", "template", "output", "site"
+    }
     print(f"\n{len(CASES)} bad inputs, each refused with one line and no file changed")

@@ -46,6 +46,7 @@ class Config:
     front_matter_keys: tuple[str, ...] = ("title", "description")
     translate_html_blocks: bool = False
     translation_memory: bool = True
+    allow_outside_sources: bool = False  # follow a source's symbolic link out of the project
     checks: dict[str, Any] = field(default_factory=dict)
     source: Path | None = None  # the pyproject.toml this came from
 
@@ -93,6 +94,7 @@ _KEYS: dict[str, tuple[str, type]] = {
     "front-matter-keys": ("front_matter_keys", list),
     "translate-html-blocks": ("translate_html_blocks", bool),
     "translation-memory": ("translation_memory", bool),
+    "allow-outside-sources": ("allow_outside_sources", bool),
     "checks": ("checks", dict),
 }
 

@@ -18,10 +18,12 @@ from pathlib import Path
 
 __all__ = [
     "MAX_SOURCE_BYTES",
+    "OutsideError",
     "ProjectLocked",
     "SourceError",
     "WriteError",
     "ensure_inside",
+    "error_message",
     "project_lock",
     "read_source",
     "write_atomic",
@@ -44,6 +46,14 @@ class SourceError(Exception):
 
 class ProjectLocked(Exception):
     """Another tolmach process holds the project lock."""
+
+
+class OutsideError(Exception):
+    """A path of the project that a symbolic link leads outside it: refused, never followed."""
+
+    def __init__(self, path: Path | str, message: str):
+        self.path, self.line, self.message = str(path), None, message
+        super().__init__(f"{path}: {message}")
 
 
 class WriteError(Exception):
@@ -150,13 +160,53 @@ def write_error(path: Path | str, exc: OSError, outcome: str) -> WriteError:
     return WriteError(path, f"cannot write: {problem} ({outcome}); {todo}")
 
 
-def ensure_inside(base: Path, target: Path, what: str) -> Path:
-    """Refuse a path that would land outside ``base`` (``../``, absolute, symlink tricks)."""
-    resolved_base = base.resolve()
-    resolved = target.resolve()
-    if resolved != resolved_base and resolved_base not in resolved.parents:
-        raise ValueError(f"{what} {str(target)!r} would be written outside {base.name}/")
-    return target
+def ensure_inside(base: Path, target: Path, *, where: str, refused: str) -> Path:
+    """``target``, if it stays inside ``base`` once symbolic links are followed.
+
+    Otherwise :class:`OutsideError` names the link that leads out (a link to a file, or
+    a linked folder on the way), says it leads outside ``where`` and what was ``refused``;
+    nothing is read through it, so no message can show what lies outside.
+    """
+    real_base = os.path.realpath(base)
+    if _within(os.path.realpath(target), real_base):
+        return target
+    link = _link_leading_out(base, target, real_base) or target
+    raise OutsideError(link, f"a symbolic link to a place outside {where}; {refused}")
+
+
+def _within(real: str, real_base: str) -> bool:
+    return real == real_base or real.startswith(real_base.rstrip(os.sep) + os.sep)
+
+
+def _link_leading_out(base: Path, target: Path, real_base: str) -> Path | None:
+    """The first path from ``base`` down to ``target`` that is a link leading out of it."""
+    try:
+        parts = target.relative_to(base).parts
+    except ValueError:
+        return None
+    current = base
+    for part in parts:
+        current = current / part
+        if current.is_symlink() and not _within(os.path.realpath(current), real_base):
+            return current
+    return None
+
+
+def error_message(exc: Exception, root: Path) -> str:
+    """An error as one line, its file named relative to the project ``root``.
+
+    tolmach's errors carry ``path``, ``line`` and ``message``; the library works with
+    absolute paths, the user reads the ones the README shows (``locales/de/…/a.po:6``).
+    """
+    path, message = getattr(exc, "path", None), getattr(exc, "message", None)
+    if path is None or message is None:
+        return str(exc)
+    try:
+        shown = Path(path).relative_to(root).as_posix()
+    except ValueError:
+        shown = str(path)
+    line = getattr(exc, "line", None)
+    return f"{shown}:{line}: {message}" if line else f"{shown}: {message}"
 
 
 LOCK_FILE = Path(".tolmach-cache") / "lock"

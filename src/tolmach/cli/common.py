@@ -15,7 +15,7 @@ from pathlib import Path
 import click
 
 from tolmach.config import Config, load_config
-from tolmach.fileio import write_atomic
+from tolmach.fileio import error_message, write_atomic
 
 __all__ = [
     "AppState",
@@ -37,6 +37,7 @@ EXPECTED_ERRORS = frozenset(
         "CheckError",
         "ConfigError",
         "GlossaryError",
+        "OutsideError",
         "ProjectLocked",
         "PublishError",
         "SourceError",
@@ -86,19 +87,10 @@ def reports_errors(func):
 
 
 def error_line(exc: Exception) -> str:
-    """The error as one line; a file of the project is named relative to its root.
-
-    The library's errors carry ``path``, ``line`` and ``message``; the library works on
-    absolute paths, the user reads the ones the README shows (``locales/de/…/a.po:6``).
-    """
-    path, message = getattr(exc, "path", None), getattr(exc, "message", None)
-    state = click.get_current_context(silent=True)
-    state = state.find_object(AppState) if state is not None else None
-    if path is None or message is None or state is None:
-        return str(exc)
-    line = getattr(exc, "line", None)
-    place = shown(Path(path), state.root) + (f":{line}" if line else "")
-    return f"{place}: {message}"
+    """The error as one line, its file named relative to the project root."""
+    context = click.get_current_context(silent=True)
+    state = context.find_object(AppState) if context is not None else None
+    return error_message(exc, state.root) if state is not None else str(exc)
 
 
 def locale_option(func):

@@ -24,6 +24,7 @@ from rapidfuzz import fuzz
 
 from tolmach.catalog.pofile import read_po
 from tolmach.catalog.similarity import tokens
+from tolmach.fileio import ensure_inside
 from tolmach.memory.tmx import TranslationUnit
 
 T = TypeVar("T")
@@ -61,6 +62,7 @@ _STORAGE_PROBLEMS = {
     "unable to open": "the translation memory cannot be created or opened (a read-only file "
     "system, no permission or no such folder); make the folder writable and run the command again",
 }
+_NOT_FOLLOWED = "nothing is read or written through it"
 _ROOM_NEEDED = 1 << 20  # less free space than this, and an I/O error means a full disk
 _COUNT = "INSERT INTO token_counts VALUES (?, ?, ?) ON CONFLICT DO UPDATE SET df = df + excluded.df"
 
@@ -474,7 +476,10 @@ CACHE_FILE = Path(".tolmach-cache") / "memory.sqlite3"
 
 def project_catalogs(root: Path, locales_dir: str = "locales") -> list[CatalogFile]:
     """The catalogs of a project: ``<locales>/<locale>/LC_MESSAGES/<document>.po``."""
-    found = sorted((Path(root) / locales_dir).glob("*/LC_MESSAGES/*.po"))
+    locales = Path(root) / locales_dir
+    found = sorted(locales.glob("*/LC_MESSAGES/*.po"))
+    for path in found:  # a catalog linked from outside is never read into the memory
+        ensure_inside(locales, path, where=f"{locales_dir}/", refused=_NOT_FOLLOWED)
     return [
         CatalogFile(path, path.relative_to(root).as_posix(), path.parent.parent.name, path.stem)
         for path in found
