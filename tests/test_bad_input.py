@@ -144,6 +144,10 @@ CASES = [
          "not valid UTF-8 (byte 0xc7)", "legacy.md:1:"),
     Case("md-50-megabytes", huge_markdown, ("extract",),
          f"the limit is {MAX_SOURCE_BYTES // 2**20} MiB", "huge.md:"),
+    Case("md-control-character",
+         write("seeds/colour.md", "# Цвет\n\nКрасный \x1b[31mтекст\x1b[0m.\n"), ("extract",),
+         "control character U+001B in translatable text; catalogs cannot carry it safely: "
+         "remove it from the source", "seeds/colour.md:3:"),
     Case("md-name-with-space", write("seeds/my article.md", ARTICLE), ("extract",),
          "cannot be written in a catalog reference", "seeds/my article.md:"),
     Case("glossary-wrong-type", fixture("glossary-bad-translation.toml", "locales/glossary.toml"),
