@@ -475,15 +475,18 @@ CACHE_FILE = Path(".tolmach-cache") / "memory.sqlite3"
 
 
 def project_catalogs(root: Path, locales_dir: str = "locales") -> list[CatalogFile]:
-    """The catalogs of a project: ``<locales>/<locale>/LC_MESSAGES/<document>.po``."""
+    """The catalogs of a project: ``<locales>/<locale>/LC_MESSAGES/<document>.po``, where a
+    document's name may hold folders (``guide/intro/index``)."""
     locales = Path(root) / locales_dir
-    found = sorted(locales.glob("*/LC_MESSAGES/*.po"))
+    found = sorted(locales.glob("*/LC_MESSAGES/**/*.po"))
+    catalogs = []
     for path in found:  # a catalog linked from outside is never read into the memory
         ensure_inside(locales, path, where=f"{locales_dir}/", refused=_NOT_FOLLOWED)
-    return [
-        CatalogFile(path, path.relative_to(root).as_posix(), path.parent.parent.name, path.stem)
-        for path in found
-    ]
+        messages = next(p for p in path.parents if p.name == "LC_MESSAGES")
+        document = path.relative_to(messages).with_suffix("").as_posix()
+        locale = messages.parent.name
+        catalogs.append(CatalogFile(path, path.relative_to(root).as_posix(), locale, document))
+    return catalogs
 
 
 def project_memory(
