@@ -18,9 +18,9 @@ PACKAGE = Path(__file__).resolve().parents[1] / "src" / "tolmach"
 
 #: (module, function, call) → why it may bypass write_atomic.
 ALLOWED = {
-    ("fileio.py", "write_atomic", "tempfile.mkstemp"): "the atomic writer's temporary file",
-    ("fileio.py", "write_atomic", "os.fdopen"): "the atomic writer fills its temporary file",
-    ("fileio.py", "write_atomic", "os.replace"): "the atomic writer's rename",
+    ("fileio.py", "_replace_with", "tempfile.mkstemp"): "the atomic writer's temporary file",
+    ("fileio.py", "_replace_with", "os.fdopen"): "the atomic writer fills its temporary file",
+    ("fileio.py", "_replace_with", "os.replace"): "the atomic writer's rename",
     ("fileio.py", "_open_lock_file", "os.open"): "the lock file: its bytes never matter",
     ("fileio.py", "project_lock", "os.ftruncate"): "the lock file says which process holds it",
     ("fileio.py", "project_lock", "os.write"): "the lock file says which process holds it",
