@@ -73,12 +73,13 @@ def read_source(path: Path) -> str:
         raise SourceError(path, line, f"not valid UTF-8 (byte 0x{data[exc.start]:02x})") from None
 
 
-def write_atomic(path: Path, text: str) -> bool:
-    """Write ``text`` (UTF-8) to ``path`` atomically; return False if it was already so.
+def write_atomic(path: Path, text: str | bytes) -> bool:
+    """Write ``text`` (UTF-8, or bytes as they are) to ``path`` atomically; return False
+    if it was already so.
 
     A replaced file keeps its permissions; a new one gets 0644.
     """
-    data = text.encode("utf-8")
+    data = text.encode("utf-8") if isinstance(text, str) else text
     try:
         if path.read_bytes() == data:
             return False
