@@ -29,8 +29,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from tolmach.markdown.assets import is_local_reference, local_path, variant_candidates
 from tolmach.fileio import write_atomic
+from tolmach.markdown.assets import is_local_reference, local_path, variant_candidates
 from tolmach.publish.gate import Verdict
 from tolmach.publish.links import copy_if_changed
 from tolmach.publish.pages import Language, Page
