@@ -161,6 +161,7 @@ class _Publisher:
         if wanted and not options.drafts and not self.search:
             self.report.notes.append("search index skipped: the pagefind package is not installed")
         self.outcomes: dict[tuple[str, str], Outcome] = {}
+        self.shown: list[Language] = []
         self.findings: dict[tuple[str, str], list] = {}
         self.files = SiteFiles(project.root, project.documents, self._is_published,
                                self.source.code, config.localized_assets, config.hashed_assets)
@@ -366,13 +367,14 @@ class _Publisher:
 
     def _write_lists(self) -> None:
         shown = [lang for lang in self.languages if self._published_in(lang)]
-        for lang in self.languages:
+        self.shown = shown
+        for lang in shown:
             self._write_locale_index(lang, shown)
             if self.search:
                 self._write_search_page(lang, shown)
         self._write_index(shown)
         if self.base_url:
-            for lang in self.languages:
+            for lang in shown:
                 self._write_feed(lang)
             self._write("sitemap.xml", "".join(sitemap(self._sitemap_entries())))
         else:
@@ -544,6 +546,13 @@ class _Publisher:
             folder = self.out / lang.code
             for path in sorted(folder.rglob("*.html")) if folder.is_dir() else ():
                 if path.relative_to(self.out).as_posix() not in keep:
+                    self._remove(path)
+        lists = {f"{folder}/{lang.code}.{ext}" for lang in self.shown
+                 for folder, ext in (("articles", "html"), ("search", "html"), ("feeds", "xml"))}
+        for lang in self.languages:
+            for folder, ext in (("articles", "html"), ("search", "html"), ("feeds", "xml")):
+                path = self.out / folder / f"{lang.code}.{ext}"
+                if path.is_file() and f"{folder}/{lang.code}.{ext}" not in lists:
                     self._remove(path)
         legacy = self.out / "review"
         if legacy.is_dir() and not (review is not None and review.resolve() == legacy.resolve()):
