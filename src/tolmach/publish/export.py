@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import json
 import posixpath
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -33,7 +34,7 @@ from tolmach.fileio import write_atomic
 from tolmach.markdown.assets import is_local_reference, local_path, variant_candidates
 from tolmach.publish.gate import Verdict
 from tolmach.publish.links import copy_if_changed
-from tolmach.publish.pages import Language, Page
+from tolmach.publish.pages import Language, Page, language, source_page, translated_page
 from tolmach.publish.render import render_article
 from tolmach.publish.site import PublishError, verified_pages
 
@@ -97,55 +98,106 @@ class ExportResult:
 
 def export_site(project, generator: str, folder: Path, *, locales: Iterable[str] = (),
                 threshold: float | None = None, allow_errors: bool = False) -> ExportResult:
-    """Write the verified pages of ``locales`` (default all) for ``generator`` into ``folder``."""
+    """Write the verified pages of ``locales`` (default all) for ``generator`` into ``folder``.
+
+    Two passes: the first judges every page (the checks), the second writes the
+    exported ones, so links between documents can point to pages that exist.
+    """
     if generator not in GENERATORS:
         raise PublishError(f"unknown generator {generator!r}; choose one of {', '.join(GENERATORS)}")
     layout = GENERATORS[generator]
     chosen = set(project.select_locales(tuple(locales)))
     result = ExportResult(folder, folder / layout.config_file, layout.config_target)
+    exported: set[tuple[str, str]] = set()
     languages: dict[str, Language] = {}
-    source: Language | None = None
     for page, verdict in verified_pages(project, threshold=threshold, allow_errors=allow_errors):
-        if page.progress is None:
-            source = page.language
-        elif page.language.code not in chosen:
+        if page.progress is not None and page.language.code not in chosen:
             continue
-        languages.setdefault(page.language.code, page.language)
-        if not verdict.published:
+        if verdict.published:
+            exported.add((page.doc.name, page.language.code))
+            languages.setdefault(page.language.code, page.language)
+        else:
             result.withheld.append(ExportOutcome(page.doc, page.language, verdict))
-            continue
-        assert source is not None
-        _export_page(layout, page, source, folder, result)
-    if source is not None:
-        text = _config(layout, source, list(languages.values()))
-        if write_atomic(result.config_file, text):
-            result.written.append(result.config_file)
+    source = language(project.config.source_locale)
+    writer = _Writer(layout, source, folder, result, exported, project.documents)
+    for doc in project.documents:
+        document = project.load(doc)
+        for lang in languages.values():
+            if (doc.name, lang.code) not in exported:
+                continue
+            if lang.code == source.code:
+                page = source_page(doc, document, lang)
+            else:
+                po = project.read_catalog(lang.code, doc.name)
+                page = translated_page(doc, document, lang, po, [])
+            writer.write(page)
+    text = _config(layout, source, list(languages.values()))
+    if write_atomic(result.config_file, text):
+        result.written.append(result.config_file)
     return result
 
 
-def _export_page(layout: Layout, page: Page, source: Language, folder: Path,
-                 result: ExportResult) -> None:
-    relative = layout.page_path(page.language, source, page.doc.name, page.doc.suffix)
-    target = folder / relative
-    result.pages.append(target)
-    if write_atomic(target, page.markdown):
-        result.written.append(target)
-    for url in _local_references(page.markdown):
+_DESTINATION_RE = re.compile(r"(\]\(\s*<?|^\s{0,3}\[[^\]]+\]:\s*<?)([^\s)>]+)", re.M)
+
+
+class _Writer:
+    """Writes exported pages, their assets, and links between them that resolve."""
+
+    def __init__(self, layout: Layout, source: Language, folder: Path, result: ExportResult,
+                 exported: set[tuple[str, str]], documents: list) -> None:
+        self.layout, self.source, self.folder, self.result = layout, source, folder, result
+        self.exported = exported
+        self.by_path = {doc.path.resolve(): doc for doc in documents}
+
+    def write(self, page: Page) -> None:
+        relative = self.layout.page_path(page.language, self.source, page.doc.name, page.doc.suffix)
+        target = self.folder / relative
+        self.result.pages.append(target)
+        text = _DESTINATION_RE.sub(lambda m: m.group(1) + self._link(page, m.group(2)),
+                                   page.markdown)
+        if write_atomic(target, text):
+            self.result.written.append(target)
+        for url in _local_references(page.markdown):
+            self._copy_asset(page, url, target)
+
+    def _link(self, page: Page, url: str) -> str:
+        """A link to another source document, as this generator resolves it."""
+        if not is_local_reference(url):
+            return url
+        other = self.by_path.get((page.doc.path.parent / local_path(url)).resolve())
+        if other is None:
+            return url
+        fragment = url[url.index("#"):] if "#" in url else ""
+        lang = page.language
+        # MkDocs (static-i18n) and Docusaurus fall back to the original themselves.
+        if self.layout.name in ("vitepress", "hugo") and (other.name, lang.code) not in self.exported:
+            lang = self.source
+        if self.layout.name == "hugo":
+            here = f"/{page.language.tag.lower()}/{page.doc.name}/"
+            there = f"/{lang.tag.lower()}/{other.name}/"
+            return posixpath.relpath(there, here) + "/" + fragment
+        here = self.layout.page_path(page.language, self.source, page.doc.name, page.doc.suffix)
+        there = self.layout.page_path(lang, self.source, other.name, other.suffix)
+        return posixpath.relpath(there, posixpath.dirname(here)) + fragment
+
+    def _copy_asset(self, page: Page, url: str, target: Path) -> None:
         original = (page.doc.path.parent / local_path(url)).resolve()
+        if original in self.by_path:
+            return
         chosen = original
         if page.progress is not None:
             for candidate in variant_candidates(original.name, page.language.code):
                 if (original.parent / candidate).is_file():
                     chosen = original.parent / candidate
                     break
-        if not chosen.is_file() or chosen.suffix in (".md", ".mdx", ".markdown"):
-            continue
+        if not chosen.is_file():
+            return
         copy = target.parent / posixpath.normpath(local_path(url))
-        if folder.resolve() not in copy.resolve().parents:
-            continue  # a file above the export folder: leave it to the user
-        result.assets.append(copy)
+        if self.folder.resolve() not in copy.resolve().parents:
+            return  # a file above the export folder: leave it to the user
+        self.result.assets.append(copy)
         if copy_if_changed(chosen, copy):
-            result.written.append(copy)
+            self.result.written.append(copy)
 
 
 def _local_references(markdown: str) -> list[str]:
