@@ -195,9 +195,8 @@ def test_vitepress_builds_every_language_with_its_switcher(scenario, tmp_path):
     (tmp_path / "node_modules").symlink_to(vitepress.parent.parent)
     config = tmp_path / "docs" / ".vitepress" / "config.mjs"
     config.parent.mkdir(parents=True)
-    config.write_text("import { locales } from '../../%s'\n"
-                      "export default { title: 'Scenario', locales }\n"
-                      % result.config_file.name, "utf-8")
+    config.write_text(f"import {{ locales }} from '../../{result.config_file.name}'\n"
+                      "export default { title: 'Scenario', locales }\n", "utf-8")
     run([str(vitepress), "build", "docs"], tmp_path)
     dist = tmp_path / "docs" / ".vitepress" / "dist"
     for name, code in EXPORTED:
