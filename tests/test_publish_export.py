@@ -215,22 +215,26 @@ def test_docusaurus_builds_every_language_with_its_locale_dropdown(scenario, tmp
     (tmp_path / "node_modules").symlink_to(docusaurus.parent.parent)
     (tmp_path / "docusaurus.config.js").write_text(DOCUSAURUS_CONFIG % result.config_file.name,
                                                    "utf-8")
+    (tmp_path / "src" / "pages").mkdir(parents=True)  # the home page the navbar links to
+    (tmp_path / "src" / "pages" / "index.md").write_text("# Scenario\n", "utf-8")
     run([str(docusaurus), "build", "--out-dir", "build"], tmp_path, timeout=900)
     for name, code in (("guide", "ru"), ("news", "ru"), ("guide", "uk")):
-        page = tmp_path / "build" / (f"{name}/index.html" if code == "ru" else f"{code}/{name}/index.html")
+        page = tmp_path / "build" / (f"docs/{name}/index.html" if code == "ru"
+                                     else f"{code}/docs/{name}/index.html")
         html = page.read_text("utf-8")
         assert html_lang(html) == code, page
         dropdown = re.findall(r'href="([^"]+)"[^>]*class="dropdown__link[^"]*" lang="([^"]+)"', html)
         assert dict((lang, href) for href, lang in dropdown) == {
-            "ru": f"/{name}", "uk": f"/uk/{name}"}, page
+            "ru": f"/docs/{name}", "uk": f"/uk/docs/{name}"}, page
 
 
 DOCUSAURUS_CONFIG = """module.exports = {
   title: 'Scenario', url: 'https://example.org', baseUrl: '/',
   i18n: require('./%s'),
   markdown: { format: 'detect' },
-  presets: [['classic', { docs: { routeBasePath: '/', sidebarPath: false }, blog: false,
-                          pages: false, theme: {} }]],
+  onBrokenLinks: 'throw',
+  presets: [['classic', { docs: { routeBasePath: '/docs', sidebarPath: false }, blog: false,
+                          theme: {} }]],
   themeConfig: { navbar: { items: [{ type: 'localeDropdown', position: 'right' }] } },
 };
 """

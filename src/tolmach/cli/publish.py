@@ -152,8 +152,8 @@ def preview(locale: str, port: int) -> None:
 @reports_errors
 def screenshots(output: Path, locales: tuple[str, ...], width: int, height: int,
                 full_page: bool) -> None:
-    """Publish into a temporary folder and save PNGs of the index, one article per
-    language and the reviewer pages (needs headless Chromium).
+    """Publish into a temporary folder and save PNGs of the index and one article per
+    published language (needs headless Chromium).
 
     \b
     Example:
@@ -167,7 +167,8 @@ def screenshots(output: Path, locales: tuple[str, ...], width: int, height: int,
     out = output if output.is_absolute() else Path.cwd() / output
     with tempfile.TemporaryDirectory(prefix="tolmach-site-") as folder:
         publish_site(project, Path(folder), PublishOptions(search=False))
-        written = take_screenshots(Path(folder), screenshot_targets(project, locales), out,
+        targets = screenshot_targets(project, locales, Path(folder))
+        written = take_screenshots(Path(folder), targets, out,
                                    width=width, height=height, full_page=full_page)
     for path in written:
         click.echo(shown(path, Path.cwd()))

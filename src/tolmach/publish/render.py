@@ -165,10 +165,12 @@ def content_security_policy(live_reload: str | None = None, *, search: bool = Fa
         scripts, connect = "'self' 'wasm-unsafe-eval'", "'self'"
     else:
         scripts = connect = "'self'" if live_reload else "'none'"
+    # Pagefind's search box draws its magnifier as an inline SVG image.
     worker = " worker-src 'self';" if search else ""
+    images = "'self' data:" if search else "'self' https: http:"
     return (
         f"default-src 'none'; script-src {scripts}; connect-src {connect};{worker} "
-        "style-src 'self'; img-src 'self' https: http:; base-uri 'none'; form-action 'none'"
+        f"style-src 'self'; img-src {images}; base-uri 'none'; form-action 'none'"
     )
 
 

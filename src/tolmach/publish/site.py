@@ -395,6 +395,7 @@ class _Publisher:
                 {"href": p["href"], "page": _Listed(p["page"])} for p in pages],
             languages=self._switch(shown, "articles", lang),
             canonical=absolute(self.base_url, site_path) if self.base_url else None,
+            description=f"{ui.translations.gettext('Articles')}: {lang.name}",
         )
         self._write(site_path, text)
 
