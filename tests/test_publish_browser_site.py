@@ -76,7 +76,7 @@ def test_lighthouse_basics_on_every_page(browser, scenario_site):
             brokenImages: [...document.images].filter(i => !i.complete || !i.naturalWidth).length,
             width: document.documentElement.scrollWidth,
         }""")
-        expected_lang = {"en": "en", "de": "de", "uk": "uk"}.get(page.split("/")[0], None)
+        expected_lang = {"en": "en", "de": "de", "uk": "uk"}.get(page.split("/")[0])
         if not facts["lang"] or (expected_lang and facts["lang"] != expected_lang):
             problems.append((page, "lang", facts["lang"]))
         for key in ("title", "viewport"):
