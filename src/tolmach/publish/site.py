@@ -23,19 +23,12 @@ rewritten.
 from __future__ import annotations
 
 import hashlib
-import json
 import re
-import shutil
-import subprocess
-import sys
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
-from functools import cache
-from importlib import resources
-from importlib.util import find_spec
 from pathlib import Path
 
-from jinja2 import Environment, PackageLoader, StrictUndefined
+from jinja2 import Environment
 from markupsafe import Markup
 
 from tolmach.fileio import write_atomic
@@ -53,6 +46,8 @@ from tolmach.publish.pages import (
     translated_page,
 )
 from tolmach.publish.render import content_security_policy, render_article
+from tolmach.publish.search import index_search, search_available
+from tolmach.publish.templating import Listed, contents, environment, static_text
 from tolmach.publish.web import FeedEntry, SitemapEntry, absolute, atom_feed, sitemap, url_path
 
 __all__ = ["Outcome", "PublishError", "PublishOptions", "PublishReport", "language", "publish_site",
@@ -60,7 +55,6 @@ __all__ = ["Outcome", "PublishError", "PublishOptions", "PublishReport", "langua
 
 STATIC_FILES = ("site.css", "favicon.svg")
 SEARCH_SCRIPT = "search.js"
-PAGEFIND = "pagefind"
 _LINKS_META = re.compile(r'<meta name="tolmach-links" content="([0-9a-f]+)">')
 
 
@@ -156,7 +150,7 @@ class _Publisher:
         self.threshold = config.threshold if options.threshold is None else options.threshold
         self.base_url = config.base_url
         wanted = config.search if options.search is None else options.search
-        self.search = wanted and not options.drafts and find_spec("pagefind") is not None
+        self.search = wanted and not options.drafts and search_available()
         self.report = PublishReport(out_dir)
         if wanted and not options.drafts and not self.search:
             self.report.notes.append("search index skipped: the pagefind package is not installed")
@@ -180,7 +174,7 @@ class _Publisher:
             self._write_document(doc)
         self._write_lists()
         self._copy_assets()
-        self._write_static()
+        self._writestatic_text()
         if self.search:
             self._index_search()
         if self.options.review is not None:
@@ -315,7 +309,7 @@ class _Publisher:
         if outcome.verdict.forced:
             verdict_note = (f"{outcome.verdict.errors} finding(s) of tolmach check were overridden "
                             "with --allow-errors; this translation has not passed review.")
-        toc = _contents(rendered.headings)
+        toc = contents(rendered.headings)
         return self._env(ui).get_template("page.html").render(
             self._common(ui, page.language, page.root),
             page=page,
@@ -392,7 +386,7 @@ class _Publisher:
         site_path = f"articles/{lang.code}.html"
         text = self._env(ui).get_template("locale_index.html").render(
             self._common(ui, lang, "../"), pages=[
-                {"href": p["href"], "page": _Listed(p["page"])} for p in pages],
+                {"href": p["href"], "page": Listed(p["page"])} for p in pages],
             languages=self._switch(shown, "articles", lang),
             canonical=absolute(self.base_url, site_path) if self.base_url else None,
             description=f"{ui.translations.gettext('Articles')}: {lang.name}",
@@ -417,7 +411,7 @@ class _Publisher:
                 cells.append({"language": lang, "state": o.state if o.verdict.published else "withheld",
                               "percent": o.percent_label,
                               "href": url_path(o.site_path) if o.verdict.published else None})
-            rows.append({"source": _Listed(self.outcomes[(doc.name, self.source.code)],
+            rows.append({"source": Listed(self.outcomes[(doc.name, self.source.code)],
                                            url_path(f"{self.source.code}/{doc.name}.html")),
                          "cells": cells})
         indexes = [{"href": f"articles/{url_path(lang.code)}.html", "language": lang,
@@ -467,25 +461,15 @@ class _Publisher:
             if copy_if_changed(source, self.out / site_path):
                 self.report.written.append(self.out / site_path)
 
-    def _write_static(self) -> None:
+    def _writestatic_text(self) -> None:
         names = STATIC_FILES + ((SEARCH_SCRIPT,) if self.search else ())
         for name in names:
-            self._write(name, _static(name))
+            self._write(name, static_text(name))
 
     def _index_search(self) -> None:
-        """Pagefind indexes every article by its ``lang``; the bundle is made anew each time
-        and its manifest written with sorted keys, so the output is reproducible."""
-        bundle = self.out / PAGEFIND
-        shutil.rmtree(bundle, ignore_errors=True)
-        done = subprocess.run(
-            [sys.executable, "-m", "pagefind", "--site", str(self.out), "--output-subdir",
-             PAGEFIND, "--silent"], capture_output=True, text=True, check=False)
-        if done.returncode != 0:
-            raise PublishError(f"pagefind failed: {(done.stderr or done.stdout).strip()[-500:]}")
-        manifest = bundle / "pagefind-entry.json"
-        if manifest.is_file():
-            data = json.loads(manifest.read_text("utf-8"))
-            manifest.write_text(json.dumps(data, sort_keys=True, ensure_ascii=False), "utf-8")
+        done = index_search(self.out)
+        if done is not None:
+            raise PublishError(done)
 
     # --- reviewer pages --------------------------------------------------------------------
 
@@ -532,7 +516,7 @@ class _Publisher:
         common.update(home_href="index.html", search_href=None, feed_href=None)
         text = self._env(ui).get_template("review_index.html").render(
             common, rows=rows, languages=self.targets)
-        for name, content in (("index.html", text), *((n, _static(n)) for n in STATIC_FILES)):
+        for name, content in (("index.html", text), *((n, static_text(n)) for n in STATIC_FILES)):
             if write_atomic(review / name, content):
                 self.report.reviewed.append(review / name)
 
@@ -575,49 +559,7 @@ class _Publisher:
 
     @staticmethod
     def _env(ui: Interface) -> Environment:
-        return _environment(ui.locale)
-
-
-@dataclass(frozen=True)
-class _Listed:
-    """An outcome as a list shows it."""
-
-    outcome: Outcome
-    url: str = ""
-
-    @property
-    def title(self) -> str:
-        return self.outcome.title
-
-    @property
-    def description(self) -> str | None:
-        return self.outcome.description
-
-    @property
-    def doc(self) -> SourceDocument:
-        return self.outcome.doc
-
-    @property
-    def progress(self):
-        label = self.outcome.percent_label
-        return None if label is None else _Percent(label, label == "100%")
-
-
-@dataclass(frozen=True)
-class _Percent:
-    percent_label: str
-    complete: bool
-
-
-def _contents(headings) -> list[dict]:
-    """Sections (level 2) with their subsections (level 3) for the table of contents."""
-    sections: list[dict] = []
-    for heading in headings:
-        if heading.level == 2 or (heading.level == 3 and not sections):
-            sections.append({"heading": heading, "children": []})
-        elif heading.level == 3:
-            sections[-1]["children"].append(heading)
-    return sections
+        return environment(ui.locale)
 
 
 def _inside(path: Path, folder: Path) -> bool:
@@ -633,18 +575,3 @@ def _remove_empty_folders(folder: Path) -> None:
             path.rmdir()
     if not any(folder.iterdir()):
         folder.rmdir()
-
-
-@cache
-def _static(name: str) -> str:
-    return resources.files("tolmach.publish").joinpath("static", name).read_text("utf-8")
-
-
-@cache
-def _environment(ui_locale: str) -> Environment:
-    env = Environment(loader=PackageLoader("tolmach.publish", "templates"), autoescape=True,
-                      undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True,
-                      keep_trailing_newline=True, extensions=["jinja2.ext.i18n"])
-    env.install_gettext_translations(interface_for(ui_locale).translations, newstyle=True)
-    env.globals["Markup"] = Markup
-    return env
