@@ -367,3 +367,31 @@ def test_publishing_refuses_an_unconfigured_locale(tmp_path):
     with pytest.raises(PublishError, match="locale 'it' is not configured"):
         publish_site(project, tmp_path / "site", PublishOptions(locales=("it",)))
     assert not (tmp_path / "site").exists()
+
+
+def test_a_configured_variant_pattern_is_used(tmp_path):
+    project = make_scenario(tmp_path, extra_config='localized-assets = "{locale}/{name}"\n')
+    images = tmp_path / "seeds" / "images"
+    (images / "uk").mkdir()
+    for name in ("hip-flow", "chart"):
+        (images / f"{name}.uk.png").rename(images / "uk" / f"{name}.png")
+    fill(project, "uk", {'![График](images/chart.png "Ускорение")':
+                         '![Графік](images/uk/chart.png "Прискорення")'})
+    result = run_publish(tmp_path)
+    assert result.exit_code == 0 and "not published: uk/guide" not in result.output, result.output
+    uk = read(site_of(tmp_path) / "uk" / "guide.html")
+    assert 'src="../assets/seeds/images/uk/hip-flow.png"' in uk
+    assert 'src="../assets/seeds/images/uk/chart.png"' in uk
+
+
+@pytest.mark.parametrize("pattern, message", [
+    ("{stem}{suffix}", "must name a file beside the original and contain {locale}"),
+    ("{stem}.{lang}{suffix}", "unknown placeholder 'lang'"),
+    ("../{locale}/{name}", "must name a file beside the original"),
+])
+def test_a_bad_variant_pattern_is_an_error_at_its_line(tmp_path, pattern, message):
+    (tmp_path / "pyproject.toml").write_text(
+        f'[tool.tolmach]\nlocales = ["uk"]\nlocalized-assets = "{pattern}"\n', "utf-8")
+    with pytest.raises(Exception, match=r"pyproject.toml:3: localized-assets") as caught:
+        load_config(tmp_path)
+    assert message in str(caught.value)
