@@ -395,3 +395,16 @@ def test_a_bad_variant_pattern_is_an_error_at_its_line(tmp_path, pattern, messag
     with pytest.raises(Exception, match=r"pyproject.toml:3: localized-assets") as caught:
         load_config(tmp_path)
     assert message in str(caught.value)
+
+
+def test_a_link_inside_the_site_leading_out_is_refused_before_anything_is_written(tmp_path):
+    make_scenario(tmp_path / "p")
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    site = site_of(tmp_path / "p")
+    site.mkdir(parents=True)
+    (site / "de").symlink_to(elsewhere, target_is_directory=True)
+    result = run_publish(tmp_path / "p")
+    assert result.exit_code == 1
+    assert "a symbolic link" in result.output and "output/site/de" in result.output
+    assert sorted(p.name for p in site.iterdir()) == ["de"] and not any(elsewhere.iterdir())

@@ -53,14 +53,14 @@ def publish(output: Path | None, locales: tuple[str, ...], threshold: float | No
       tolmach publish --review in-site -o public
       tolmach publish --to mkdocs site-src/   # Markdown for mkdocs-static-i18n
     """
-    from tolmach.publish.site import PublishOptions, publish_site
+    from tolmach.publish.site import PublishOptions, publish_site, site_folder
 
     state = click.get_current_context().find_object(AppState)
     project = state.project()
     if export is not None:
         _export(project, state.root, *export, locales, threshold, allow_errors)
         return
-    out = output or project.config.output_path / "site"
+    out = site_folder(project, output)
     review_dir = {"separate": project.config.output_path / "review",
                   "in-site": out / "review", "none": None}[review]
     options = PublishOptions(locales=locales, threshold=threshold, allow_errors=allow_errors,

@@ -15,15 +15,13 @@ from __future__ import annotations
 
 import filecmp
 import hashlib
-import os
 import posixpath
-import shutil
-import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from urllib.parse import urlsplit
 
+from tolmach.fileio import write_atomic
 from tolmach.markdown.assets import is_local_reference, local_path, variant_candidates
 from tolmach.project import SourceDocument
 from tolmach.publish.pages import Page
@@ -129,19 +127,8 @@ def _file_hash(path: Path) -> str:
 
 
 def copy_if_changed(source: Path, target: Path) -> bool:
-    """Copy a file atomically, in blocks; leave ``target`` alone if it has the same bytes."""
+    """Copy a file through the atomic writer; leave ``target`` alone if it has the same
+    bytes (compared in blocks, so an unchanged asset is never read whole)."""
     if target.is_file() and filecmp.cmp(source, target, shallow=False):
         return False
-    target.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
-    try:
-        with os.fdopen(fd, "wb") as out, source.open("rb") as src:
-            shutil.copyfileobj(src, out)
-            out.flush()
-            os.fsync(out.fileno())
-        os.chmod(tmp, 0o644)
-        os.replace(tmp, target)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-    return True
+    return write_atomic(target, source.read_bytes())

@@ -16,6 +16,8 @@ import sys
 from importlib.util import find_spec
 from pathlib import Path
 
+from tolmach.fileio import write_atomic
+
 __all__ = ["PAGEFIND", "index_search", "search_available"]
 
 PAGEFIND = "pagefind"
@@ -38,5 +40,5 @@ def index_search(site: Path) -> str | None:
     manifest = bundle / "pagefind-entry.json"
     if manifest.is_file():
         data = json.loads(manifest.read_text("utf-8"))
-        manifest.write_text(json.dumps(data, sort_keys=True, ensure_ascii=False), "utf-8")
+        write_atomic(manifest, json.dumps(data, sort_keys=True, ensure_ascii=False))
     return None

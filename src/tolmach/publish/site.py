@@ -23,6 +23,7 @@ rewritten.
 from __future__ import annotations
 
 import hashlib
+import os
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
@@ -31,7 +32,7 @@ from pathlib import Path
 from jinja2 import Environment
 from markupsafe import Markup
 
-from tolmach.fileio import write_atomic
+from tolmach.fileio import ensure_inside, write_atomic
 from tolmach.project import SourceDocument
 from tolmach.publish.gate import Verdict, error_count, judge
 from tolmach.publish.interface import Interface, interface_for
@@ -51,7 +52,7 @@ from tolmach.publish.templating import Listed, contents, environment, static_tex
 from tolmach.publish.web import FeedEntry, SitemapEntry, absolute, atom_feed, sitemap, url_path
 
 __all__ = ["Outcome", "PublishError", "PublishOptions", "PublishReport", "language", "publish_site",
-           "verified_pages"]
+           "site_folder", "verified_pages"]
 
 STATIC_FILES = ("site.css", "favicon.svg")
 SEARCH_SCRIPT = "search.js"
@@ -116,9 +117,31 @@ class PublishReport:
         return [o for o in self.outcomes if not o.verdict.published]
 
 
-def publish_site(project, out_dir: Path, options: PublishOptions | None = None) -> PublishReport:
-    """Publish the project's verified pages into ``out_dir``; see the module docstring."""
-    return _Publisher(project, out_dir, options or PublishOptions()).run()
+def publish_site(project, out_dir: Path | None = None,
+                 options: PublishOptions | None = None) -> PublishReport:
+    """Publish the project's verified pages into ``out_dir`` (default:
+    ``<output-dir>/site``); see the module docstring."""
+    return _Publisher(project, site_folder(project, out_dir), options or PublishOptions()).run()
+
+
+def site_folder(project, chosen: Path | None = None) -> Path:
+    """Where the site goes: ``chosen`` (relative to the current folder) or ``<output-dir>/site``.
+
+    A folder named inside the project stays inside it: one that a symbolic link leads out
+    of the project is refused, as ``build`` refuses its outputs. A folder the user names
+    outside the project is theirs to choose.
+    """
+    folder = Path(os.path.abspath(chosen if chosen is not None else
+                                  project.config.output_path / "site"))
+    root = Path(os.path.abspath(project.root))
+    if folder == root or root in folder.parents:
+        ensure_inside(root, folder, where="the project", refused="nothing is written through it")
+    return folder
+
+
+def _inside_folder(folder: Path, path: Path, where: str) -> Path:
+    """``path``, unless a symbolic link inside ``folder`` would put it elsewhere."""
+    return ensure_inside(folder, path, where=where, refused="nothing is written through it")
 
 
 def verified_pages(project, *, threshold: float | None = None,
@@ -170,6 +193,7 @@ class _Publisher:
 
     def run(self) -> PublishReport:
         self._judge_all()
+        self._refuse_links_out()
         for doc in self.project.documents:
             self._write_document(doc)
         self._write_lists()
@@ -182,6 +206,17 @@ class _Publisher:
         self._remove_stale()
         self.report.outcomes = list(self.outcomes.values())
         return self.report
+
+    def _refuse_links_out(self) -> None:
+        """Before anything is written: no folder of the site is a link leading out of it."""
+        tops = [lang.code for lang in self.languages] + [
+            "articles", "search", "feeds", ASSETS, "pagefind", "index.html", "sitemap.xml"]
+        for name in tops:
+            _inside_folder(self.out, self.out / name, "the site folder")
+        if self.options.review is not None:
+            for lang in self.targets:
+                _inside_folder(self.options.review, self.options.review / lang.code,
+                               "the reviewer pages' folder")
 
     # --- pass 1: verdicts ------------------------------------------------------------
 
@@ -348,7 +383,7 @@ class _Publisher:
         }
 
     def _write(self, site_path: str, text: str | bytes) -> None:
-        path = self.out / site_path
+        path = _inside_folder(self.out, self.out / site_path, "the site folder")
         self.report.files += 1
         if write_atomic(path, text):
             self.report.written.append(path)
@@ -458,8 +493,9 @@ class _Publisher:
     def _copy_assets(self) -> None:
         for site_path, source in sorted(self.files.assets.items()):
             self.report.files += 1
-            if copy_if_changed(source, self.out / site_path):
-                self.report.written.append(self.out / site_path)
+            target = _inside_folder(self.out, self.out / site_path, "the site folder")
+            if copy_if_changed(source, target):
+                self.report.written.append(target)
 
     def _writestatic_text(self) -> None:
         names = STATIC_FILES + ((SEARCH_SCRIPT,) if self.search else ())
@@ -496,8 +532,9 @@ class _Publisher:
             flagged=[(n, p) for n, p in enumerate(page.passages, start=1) if p.findings],
             errors=sum(1 for f in counted if f.severity == "error"),
             warnings=sum(1 for f in counted if f.severity == "warning"))
-        if write_atomic(review / site_path, text):
-            self.report.reviewed.append(review / site_path)
+        target = _inside_folder(review, review / site_path, "the reviewer pages' folder")
+        if write_atomic(target, text):
+            self.report.reviewed.append(target)
 
     def _write_review_index(self) -> None:
         review = self.options.review
@@ -517,8 +554,9 @@ class _Publisher:
         text = self._env(ui).get_template("review_index.html").render(
             common, rows=rows, languages=self.targets)
         for name, content in (("index.html", text), *((n, static_text(n)) for n in STATIC_FILES)):
-            if write_atomic(review / name, content):
-                self.report.reviewed.append(review / name)
+            target = _inside_folder(review, review / name, "the reviewer pages' folder")
+            if write_atomic(target, content):
+                self.report.reviewed.append(target)
 
     # --- clean-up ---------------------------------------------------------------------------
 
