@@ -8,9 +8,10 @@ from __future__ import annotations
 
 import re
 import tomllib
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path, PurePosixPath, PureWindowsPath
 from typing import Any
+from urllib.parse import urlsplit
 
 from babel import Locale, UnknownLocaleError
 
@@ -57,6 +58,10 @@ class Config:
     allow_outside_sources: bool = False  # follow a source's symbolic link out of the project
     source_root: str | None = None  # names count from here; default: each glob's fixed folder
     checks: dict[str, Any] = field(default_factory=dict)
+    base_url: str | None = None  # where the site is served; absolute canonical URLs need it
+    localized_assets: str = "{stem}.{locale}{suffix}"  # name of an asset's localized variant
+    hashed_assets: bool = False  # published asset names carry a content hash
+    search: bool = True  # a Pagefind index and search page per locale
     source: Path | None = None  # the pyproject.toml this came from
 
     @property
@@ -122,6 +127,10 @@ _KEYS: dict[str, tuple[str, type]] = {
     "allow-outside-sources": ("allow_outside_sources", bool),
     "source-root": ("source_root", str),
     "checks": ("checks", dict),
+    "base-url": ("base_url", str),
+    "localized-assets": ("localized_assets", str),
+    "hashed-assets": ("hashed_assets", bool),
+    "search": ("search", bool),
 }
 
 
@@ -215,7 +224,31 @@ def load_config(root: Path) -> Config:
     if not 0 <= config.threshold <= 100:
         raise ConfigError(path, _key_line(text, "threshold"), "threshold must be between 0 and 100")
     _check_paths(config, path, text)
+    _check_publishing(config, path, text)
+    if config.base_url and not config.base_url.endswith("/"):
+        config = replace(config, base_url=config.base_url + "/")
     return config
+
+
+def _check_publishing(config: Config, path: Path, text: str) -> None:
+    """``base-url`` is an absolute web address; ``localized-assets`` names a variant."""
+    if config.base_url is not None:
+        parts = urlsplit(config.base_url)
+        if parts.scheme not in ("http", "https") or not parts.netloc or parts.query or parts.fragment:
+            raise ConfigError(path, _key_line(text, "base-url"),
+                              f"base-url {config.base_url!r} must be an absolute http(s) address "
+                              "of the site's root, e.g. \"https://example.org/docs/\"")
+    pattern = config.localized_assets
+    try:
+        sample = pattern.format(stem="a", suffix=".png", name="a.png", locale="de")
+    except (KeyError, IndexError, ValueError) as exc:
+        raise ConfigError(path, _key_line(text, "localized-assets"),
+                          f"localized-assets {pattern!r}: unknown placeholder {exc}; use "
+                          "{stem}, {suffix}, {name} and {locale}") from None
+    if "{locale}" not in pattern or _path_problem(sample):
+        raise ConfigError(path, _key_line(text, "localized-assets"),
+                          f"localized-assets {pattern!r} must name a file beside the original "
+                          "and contain {locale}, e.g. \"{stem}.{locale}{suffix}\"")
 
 
 def _check_paths(config: Config, path: Path, text: str) -> None:

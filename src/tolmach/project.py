@@ -313,8 +313,16 @@ class Project:
         config = self.check_config
         rel = path.relative_to(self.root).as_posix()
         return check_catalog(
-            po, rel, locale, config, termbase=self.termbase, source_locale=self.config.source_locale
+            po, rel, locale, config, termbase=self.termbase,
+            source_locale=self.config.source_locale, asset_variants=self.asset_variants(locale),
         )
+
+    def asset_variants(self, locale: str):
+        """``(source file, old, new) -> bool``: may a translation point to ``new`` instead
+        of the asset ``old``? Only when ``new`` is its existing variant for ``locale``."""
+        from tolmach.markdown.assets import variant_checker
+
+        return variant_checker(self.root, locale, self.config.localized_assets)
 
     @cached_property
     def check_config(self):

@@ -17,7 +17,7 @@ from pathlib import Path
 from tolmach.config import load_config
 from tolmach.fileio import error_message
 from tolmach.project import Project
-from tolmach.publish.site import render_site, write_site
+from tolmach.publish.site import PublishOptions, publish_site
 
 __all__ = ["LIVE_SCRIPT", "Preview", "SiteServer", "serve_directory"]
 
@@ -135,9 +135,13 @@ class Preview:
 
     def build(self, documents: Iterable[str] | None = None) -> list[Path]:
         """Write the site for the locale (all pages, or those of ``documents``)."""
-        files = render_site(self.project(), [self.locale], documents=documents,
-                            live_reload=LIVE_SCRIPT)
-        changed = write_site(files, self.out_dir)
+        options = PublishOptions(
+            locales=(self.locale,),
+            documents=None if documents is None else frozenset(documents),
+            drafts=True,
+            live_reload=LIVE_SCRIPT,
+        )
+        changed = publish_site(self.project(), self.out_dir, options).written
         if changed:
             self.builds += 1
         return changed
