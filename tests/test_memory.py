@@ -115,7 +115,7 @@ def test_merge_fills_a_new_entry_from_another_document(memory: TranslationMemory
     template.append(polib.POEntry(msgid="Сборка занимает час."))
     [entry] = merge_catalog(None, template, memory=memory, locale="de", document="rocm7")
     assert entry.msgstr == "Der Build dauert eine Stunde." and entry.fuzzy
-    assert entry.comment == "fuzzy match: 100% (memory: install.po, de)"
+    assert entry.comment == "memory: 100% from install.po, de"
 
 
 def test_tmx_compendium_is_imported_and_replaced_on_reimport(memory: TranslationMemory) -> None:
