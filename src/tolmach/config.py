@@ -24,6 +24,7 @@ __all__ = [
     "Config",
     "ConfigError",
     "ProjectNotFound",
+    "add_target_locale",
     "canonical_locale",
     "config_file",
     "document_name",
@@ -31,6 +32,7 @@ __all__ = [
     "load_config",
     "locale_tag",
     "locate_project",
+    "new_settings",
     "pattern_root",
     "validate_locale",
 ]
@@ -391,3 +393,27 @@ def _key_line(text: str, key: str) -> int | None:
 def _line_from_message(message: str) -> int | None:
     match = re.search(r"line (\d+)", message)
     return int(match.group(1)) if match else None
+
+
+# --- writing settings ----------------------------------------------------------------
+
+
+def new_settings(source_locale: str, locales: list[str], documents: list[str]) -> dict[str, Any]:
+    """The settings ``tolmach init`` writes: what a new project must decide, no more."""
+    return {"source-locale": source_locale, "locales": list(locales), "documents": list(documents)}
+
+
+def add_target_locale(path: Path, tag: str) -> None:
+    """Append ``tag`` to ``locales`` in a settings file, keeping every other byte: its
+    comments, order and layout (tomlkit edits the document, it does not rewrite it)."""
+    import tomlkit
+
+    from tolmach.fileio import write_atomic
+
+    document = tomlkit.parse(path.read_text("utf-8"))
+    table = document if path.name == CONFIG_FILE else document["tool"]["tolmach"]  # type: ignore[index]
+    if "locales" in table:
+        table["locales"].append(tag)  # type: ignore[union-attr]
+    else:
+        table["locales"] = [tag]  # type: ignore[index]
+    write_atomic(path, tomlkit.dumps(document))

@@ -20,19 +20,32 @@ from tolmach.catalog.pofile import CatalogError, read_po, write_po
 from tolmach.catalog.status import CatalogStats, catalog_stats, translations_of
 from tolmach.catalog.template import extract_template
 from tolmach.config import (
+    CONFIG_FILE,
     SOURCE_SUFFIXES,
     Config,
     ConfigError,
+    add_target_locale,
     canonical_locale,
+    config_file,
     document_name,
+    load_config,
     locale_tag,
+    new_settings,
+    pattern_root,
     validate_locale,
 )
 from tolmach.fileio import SourceError, ensure_inside, read_source, write_atomic
 from tolmach.markdown.build import apply_translations
 from tolmach.markdown.document import Document, SegmentOptions, parse_document
 
-__all__ = ["BuildResult", "LocaleError", "Project", "SourceDocument", "StepResult"]
+__all__ = [
+    "BuildResult",
+    "LocaleError",
+    "Project",
+    "SourceDocument",
+    "StepResult",
+    "init_project",
+]
 
 _GLOSSARY_PREFIX = "glossary:"
 _UNREFERABLE_RE = re.compile(r"[\s\x00-\x1f\x7f]")  # a ``#:`` reference cannot hold these
@@ -173,6 +186,26 @@ class Project:
         if not locales:
             return list(self.config.locales)
         return list(dict.fromkeys(self.target_locale(locale) for locale in locales))
+
+    def add_locale(self, given: str) -> Project:
+        """Add a target locale to the settings file (its other bytes kept) and return the
+        project as it is now; a locale already there, the source locale, an unknown or
+        miscased one is a :class:`LocaleError`."""
+        code = validate_locale(given)
+        if canonical_locale(code) != code:
+            spelled = canonical_locale(code)
+            raise LocaleError(
+                f"locale {given!r} is written {locale_tag(spelled) if '-' in given else spelled!r}"
+            )
+        if code == self.config.source_locale:
+            raise LocaleError(f"{given!r} is the source locale; it cannot be a target as well")
+        if code in self.config.locales:
+            raise LocaleError(f"locale {given!r} is configured already")
+        source = self.config.source
+        if source is None or not source.is_file():
+            raise LocaleError(f"no settings file in {self.root} to add {given!r} to")
+        add_target_locale(source, given)
+        return Project(load_config(self.root))
 
     def target_locale(self, given: str) -> str:
         """The configured target ``given`` names (``de-DE`` names ``de_DE``); else a
@@ -404,6 +437,21 @@ class Project:
         text = source.read_text("utf-8") if source else ""
         return CheckConfig.from_mapping(self.config.checks, "pyproject.toml", text)
 
+    def catalog_row(self, result: StepResult):
+        """A step's result as reports show it (:mod:`tolmach.catalog.progress`)."""
+        from tolmach.catalog.progress import CatalogRow
+
+        return CatalogRow(
+            path=self.shown(result.path),
+            locale=result.locale or "",
+            tag=locale_tag(result.locale or ""),
+            document=result.document or "",
+            stats=result.stats or CatalogStats(),
+            summary=result.summary,
+            written=result.written,
+            created=result.created,
+        )
+
     def catalogs(self, locales: tuple[str, ...] | list[str] = ()) -> list[tuple[str, str, Path]]:
         """``(locale, document, path)`` of every catalog the chosen locales should have."""
         chosen = self.select_locales(locales)
@@ -444,6 +492,64 @@ class Project:
                 stats = catalog_stats(self._read_template_named(doc))
             results.append(StepResult(path, False, locale, doc, stats))
         return results
+
+
+_GLOSSARY_STUB = """\
+# tolmach termbase: terms that must be kept as written or translated one way.
+# One [[term]] table per term, for example:
+#
+#   [[term]]
+#   source = "ускоритель"     # as written in the source, in dictionary form
+#   kind = "translate"        # "translate": a listed translation is required; "keep": verbatim
+#   translations = { en = "accelerator", de = ["Beschleuniger"] }
+#
+# `tolmach glossary candidates` proposes terms; `tolmach glossary import` reads TBX or CSV.
+"""
+
+
+def init_project(
+    folder: Path, source_locale: str, locales: list[str], documents: list[str]
+) -> list[Path]:
+    """Scaffold a project in ``folder``: settings (``[tool.tolmach]`` in an existing
+    pyproject.toml, else a new tolmach.toml), the documents folder, ``locales/`` and an
+    empty glossary. Returns the files and folders made; refuses an existing project."""
+    existing = config_file(folder)
+    if existing is not None:
+        raise ConfigError(existing.name, None, "this folder is a tolmach project already")
+    source = validate_locale(source_locale)
+    targets = [validate_locale(locale) for locale in locales]
+    if source in targets:
+        raise LocaleError(f"{source_locale!r} is the source locale; it cannot be a target as well")
+    settings = new_settings(source_locale, locales, documents)
+    made = [_write_settings(folder, settings)]
+    for name in dict.fromkeys(pattern_root(pattern) for pattern in documents):
+        if name and not (folder / name).is_dir():
+            (folder / name).mkdir(parents=True)
+            made.append(folder / name)
+    config = load_config(folder)
+    if not config.locales_path.is_dir():
+        config.locales_path.mkdir(parents=True)
+        made.append(config.locales_path)
+    if not config.glossary_path.exists():
+        write_atomic(config.glossary_path, _GLOSSARY_STUB)
+        made.append(config.glossary_path)
+    return made
+
+
+def _write_settings(folder: Path, settings: dict) -> Path:
+    import tomlkit
+
+    pyproject = folder / "pyproject.toml"
+    if pyproject.is_file():
+        document = tomlkit.parse(pyproject.read_text("utf-8"))
+        tool = document.setdefault("tool", tomlkit.table(is_super_table=True))
+        tool["tolmach"] = settings  # type: ignore[index]
+        write_atomic(pyproject, tomlkit.dumps(document))
+        return pyproject
+    path = folder / CONFIG_FILE
+    header = "# tolmach settings: see `tolmach --help` and the README's Configuration.\n"
+    write_atomic(path, header + tomlkit.dumps(settings))
+    return path
 
 
 def _line_of(text: str, key: str) -> int | None:
