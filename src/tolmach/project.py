@@ -134,20 +134,29 @@ class Project:
         return docs
 
     def _require_matches(self) -> None:
-        """A documents glob that matches no file is a mistake (a typo, a moved folder):
-        extract, update and build would otherwise do nothing and exit 0."""
-        matched = {path for path, _ in self.config.matched_documents()}
+        """Documents globs that match no file at all are a mistake (a typo, a moved
+        folder): extract, update and build would otherwise do nothing and exit 0."""
+        if self.config.matched_documents():
+            return
         source = self.config.source
         text = source.read_text("utf-8") if source is not None and source.is_file() else ""
-        for pattern in self.config.documents:
-            if not any(path in matched for path in self.root.glob(pattern)):
-                default = "" if "documents" in text else " (the default)"
-                raise ConfigError(
-                    source.name if source is not None else "pyproject.toml",
-                    _line_of(text, "documents"),
-                    f"documents pattern {pattern!r}{default} matches no Markdown file; "
-                    "add an article there or change `documents`",
-                )
+        patterns = ", ".join(repr(p) for p in self.config.documents)
+        default = "" if "documents" in text else " (the default)"
+        raise ConfigError(
+            source.name if source is not None else "pyproject.toml",
+            _line_of(text, "documents"),
+            f"documents {patterns}{default} match no Markdown file; "
+            "add an article there or change `documents`",
+        )
+
+    def unmatched_patterns(self) -> list[str]:
+        """Documents globs that match no source file (the others do): worth a warning."""
+        matched = {path for path, _ in self.config.matched_documents()}
+        return [
+            pattern
+            for pattern in self.config.documents
+            if not any(path in matched for path in self.root.glob(pattern))
+        ]
 
     def _document_name(self, relpath: str, root: str) -> str:
         root = root.strip("/").removeprefix("./") if root not in (".", "") else ""

@@ -52,9 +52,12 @@ def extract(state: AppState, source: Path | None, output: Path | None) -> None:
       tolmach extract article.md -o article.pot    # one file, no project needed
     """
     if source is None:
+        project = state.project()
         with project_lock(state.root):
-            for result in state.project().extract():
+            for result in project.extract():
                 report_file(state, result.path, result.written)
+        for pattern in project.unmatched_patterns():
+            click.echo(f"warning: documents pattern {pattern!r} matches no file", err=True)
         return
     if output is None:
         raise click.UsageError("single-file extract needs -o OUT.pot")
@@ -92,6 +95,7 @@ def update(
     from tolmach.catalog.progress import update_json, update_text
 
     project = state.project()
+    locales = tuple(project.select_locales(locales))  # a mistake stops before the lock
     with project_lock(state.root):
         results = project.update(locales, keep_obsolete=keep_obsolete)
     rows = [project.catalog_row(result) for result in results]
@@ -124,7 +128,8 @@ def update(
     "--threshold",
     type=click.FloatRange(0, 100),
     default=None,
-    help="Minimum %% of source words translated to write a locale (default from config, 80).",
+    help="Minimum percentage of source words translated to write a locale "
+    "(default: the threshold setting, 80).",
 )
 @click.option(
     "--strict", is_flag=True, help="Refuse to write a locale whose catalog has check errors."
@@ -156,8 +161,10 @@ def build(
         _build_single(source, po_path, output)
         return
     failed = False
+    project = state.project()
+    locales = tuple(project.select_locales(locales))  # a mistake stops before the lock
     with project_lock(state.root):
-        for result in state.project().build(locales, threshold=threshold, strict=strict):
+        for result in project.build(locales, threshold=threshold, strict=strict):
             label = f"{result.locale}/{result.document}"
             if result.skipped:
                 failed = failed or bool(result.findings)

@@ -44,8 +44,14 @@ def init(folder: Path, source_locale: str | None, locales: tuple[str, ...],
       tolmach init --source-locale ru -l en -l de-DE
       tolmach init docs-project --source-locale en -l fr,ja --documents "docs/**/*.md"
     """
+    from tolmach.config import config_file
     from tolmach.project import init_project
 
+    existing = config_file(folder)
+    if existing is not None:
+        raise click.ClickException(
+            f"{shown(existing, Path.cwd().absolute())}: this folder is a tolmach project already"
+        )
     folder.mkdir(parents=True, exist_ok=True)
     if source_locale is None:
         source_locale = click.prompt("Language of the articles (e.g. ru, en-US)")

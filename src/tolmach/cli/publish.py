@@ -26,9 +26,10 @@ __all__ = ["preview", "publish", "screenshots"]
 def publish(output: Path | None, locales: tuple[str, ...]) -> None:
     """Publish the articles as a static HTML site, in every language.
 
-    \b
     Incomplete catalogs are fine: untranslated passages show the source text and the
     page says how much is translated and whether the translation is outdated.
+
+    \b
     Examples:
       tolmach publish                  # output/site/index.html, <locale>/<doc>.html
       tolmach publish -l de -o public
@@ -84,8 +85,10 @@ def preview(locale: str, port: int) -> None:
               type=click.Path(file_okay=False, path_type=Path), help="Folder for the PNGs.")
 @click.option("-l", "--locale", "locales", multiple=True, metavar="LOCALE",
               help="Target locale (repeatable); default: all configured locales.")
-@click.option("--width", default=1280, show_default=True, type=click.IntRange(320, 4000))
-@click.option("--height", default=900, show_default=True, type=click.IntRange(240, 4000))
+@click.option("--width", default=1280, show_default=True, type=click.IntRange(320, 4000),
+              help="Width of the browser window, in CSS pixels.")
+@click.option("--height", default=900, show_default=True, type=click.IntRange(240, 4000),
+              help="Height of the browser window (the first screen), in CSS pixels.")
 @click.option("--full-page", is_flag=True, help="Capture whole pages, not the first screen.")
 @reports_errors
 def screenshots(output: Path, locales: tuple[str, ...], width: int, height: int,

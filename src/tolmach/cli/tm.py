@@ -26,23 +26,18 @@ _ERRORS = (TranslationMemoryError, TmxError, CatalogError)
 
 
 def _project() -> tuple[Path, str, str]:
-    """Root, source locale and locales folder of the project being worked on."""
-    state = getattr(click.get_current_context().find_root(), "obj", None)
-    root = Path(getattr(state, "root", None) or Path.cwd())
-    try:
-        config = state.config if state is not None else None
-    except Exception:  # noqa: BLE001 - a broken config still lets the memory work
-        config = None
-    source = getattr(config, "source_locale", None)
-    if source is None:
-        try:
-            from tolmach.config import load_config
+    """Root, source locale and locales folder of the project being worked on: the main
+    CLI's, else the one the current folder is in. Outside a project the memory would be
+    made in whatever folder the command ran in, so that is a one-line error."""
+    from tolmach.config import ConfigError, ProjectNotFound, load_config, locate_project
 
-            config = load_config(root)
-            source = config.source_locale
-        except Exception:  # noqa: BLE001 - no pyproject: defaults
-            source = "ru"
-    return root, source, getattr(config, "locales_dir", "locales")
+    state = getattr(click.get_current_context().find_root(), "obj", None)
+    try:
+        root = Path(getattr(state, "root", None) or locate_project(Path.cwd()))
+        config = load_config(root)
+    except (ProjectNotFound, ConfigError) as error:
+        raise click.ClickException(str(error)) from None
+    return root, config.source_locale, config.locales_dir
 
 
 def _open() -> TranslationMemory:

@@ -28,7 +28,7 @@ from babel.core import parse_locale
 from jinja2 import Environment, PackageLoader, StrictUndefined
 from markupsafe import Markup
 
-from tolmach.catalog.status import translations_of, word_count
+from tolmach.catalog.status import is_memory_suggestion, translations_of, word_count
 from tolmach.fileio import write_atomic
 from tolmach.markdown.build import apply_translations
 from tolmach.markdown.document import Document, Segment
@@ -249,6 +249,8 @@ def _passages(document: Document, po: polib.POFile | None, findings: list) -> It
 def _status(entry: polib.POEntry | None) -> tuple[str, str | None]:
     if entry is None:
         return MISSING, None
+    if is_memory_suggestion(entry):  # a suggestion for a new text: not translated yet
+        return UNTRANSLATED, None
     if "fuzzy" in entry.flags:
         return FUZZY, entry.msgstr or None
     if entry.msgstr and not entry.msgid_plural:
