@@ -243,10 +243,14 @@ def test_tm_rebuild_recreates_a_corrupt_memory(run, project: Path) -> None:
 
 
 def test_tm_works_without_a_root_object(project: Path) -> None:
+    """It finds the project the working directory is in; outside one it says so."""
     cwd = Path.cwd()
     os.chdir(project)
     try:
+        outside = CliRunner().invoke(tm, ["search", "Установите драйвер.", "-l", "de"])
+        (project / "tolmach.toml").write_text('source-locale = "ru"\n', "utf-8")
         result = CliRunner().invoke(tm, ["search", "Установите драйвер.", "-l", "de"])
     finally:
         os.chdir(cwd)
+    assert outside.exit_code == 1 and "run `tolmach init`" in outside.output
     assert result.exit_code == 0 and "100%  rocm7.po, de" in result.output

@@ -76,7 +76,10 @@ _SPACED_MARKS = {"fr": ";:!?"}
 
 @check("punctuation")
 def punctuation(ctx: EntryContext) -> Iterator[str]:
-    """The sentence end of the source is kept (full-width 。？！ in Chinese and Japanese); no space before . , ; : ! ? (French spaces ; : ! ?)."""
+    """Sentence end kept (full-width 。？！ in Chinese, Japanese); no space before . , ; : ! ?
+
+    French typography puts a space before ; : ! ? and is left alone there.
+    """
     yield from _space_before_marks(ctx)
     source_end = sentence_end(ctx.source_markup.text)
     target_end = sentence_end(ctx.target_markup.text)

@@ -71,7 +71,8 @@ def tm() -> None:
     type=click.FloatRange(0, 1),
     help="Least similarity shown.",
 )
-@click.option("-n", "--limit", default=5, show_default=True, type=click.IntRange(1))
+@click.option("-n", "--limit", default=5, show_default=True, type=click.IntRange(1),
+              help="How many matches to show at most.")
 def search(text: str, locale: str, threshold: float, limit: int) -> None:
     """Show the best translations of TEXT into LOCALE, with score and origin.
 
@@ -95,7 +96,12 @@ def search(text: str, locale: str, threshold: float, limit: int) -> None:
 
 @tm.command("export")
 @click.option(
-    "--format", "file_format", type=click.Choice(["tmx"]), default="tmx", show_default=True
+    "--format",
+    "file_format",
+    type=click.Choice(["tmx"]),
+    default="tmx",
+    show_default=True,
+    help="Exchange format (TMX 1.4b).",
 )
 @click.option(
     "-o",
@@ -103,6 +109,7 @@ def search(text: str, locale: str, threshold: float, limit: int) -> None:
     type=click.Path(dir_okay=False, path_type=Path),
     default=Path("memory.tmx"),
     show_default=True,
+    help="File to write.",
 )
 @click.option("-l", "--locale", default=None, help="Only this target locale.")
 def export(file_format: str, output: Path, locale: str | None) -> None:
