@@ -20,7 +20,7 @@ import pytest
 from click.testing import CliRunner
 
 from tolmach.cli import cli
-from tolmach.config import _KEYS as CONFIG_KEYS  # noqa: PLC2701 - the table the README lists
+from tolmach.config import SETTING_KEYS as CONFIG_KEYS
 
 ROOT = Path(__file__).resolve().parents[1]
 README = (ROOT / "README.md").read_text("utf-8")

@@ -21,6 +21,7 @@ from babel import Locale, UnknownLocaleError
 __all__ = [
     "CONFIG_FILE",
     "LOCATIONS",
+    "SETTING_KEYS",
     "Config",
     "ConfigError",
     "ProjectNotFound",
@@ -158,6 +159,7 @@ _KEYS: dict[str, tuple[str, type]] = {
     "keep-obsolete": ("keep_obsolete", bool),
     "location": ("location", str),
 }
+SETTING_KEYS = tuple(_KEYS)  # every key of [tool.tolmach], as the README's table lists them
 
 
 SOURCE_SUFFIXES = (".md", ".markdown", ".mdx")
