@@ -347,13 +347,13 @@ class Project:
             entry.comment = "\n".join(lines + ([terms] if terms else []))
 
     def catalog_path(self, locale: str, doc: str) -> Path:
-        validate_locale(locale)
+        locale = validate_locale(locale)
         return ensure_inside(
             self.config.locales_path, self.config.catalog_path(locale, doc), "catalog"
         )
 
     def output_path(self, locale: str, doc: str, suffix: str = ".md") -> Path:
-        validate_locale(locale)
+        locale = validate_locale(locale)
         return ensure_inside(
             self.config.output_path, self.config.output_file(locale, doc, suffix), "output"
         )

@@ -39,6 +39,7 @@ def cli(ctx: click.Context, project_dir: Path | None) -> None:
 
     \b
     Typical workflow on a project:
+      tolmach init --source-locale ru -l de   # settings, seeds/, locales/
       tolmach extract            # seeds/*.md  -> locales/<doc>.pot
       tolmach update -l de       # .pot        -> locales/de/LC_MESSAGES/<doc>.po
       (translate the .po in Poedit, Lokalize or Weblate)

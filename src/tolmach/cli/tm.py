@@ -40,6 +40,18 @@ def _project() -> tuple[Path, str, str]:
     return root, config.source_locale, config.locales_dir
 
 
+def _gettext_name(locale: str | None) -> str | None:
+    """The memory stores gettext names (de_DE); a BCP 47 tag (de-DE) names the same."""
+    from tolmach.config import validate_locale
+
+    if locale is None:
+        return None
+    try:
+        return validate_locale(locale)
+    except ValueError as error:
+        raise click.BadParameter(str(error), param_hint="-l") from None
+
+
 def _open() -> TranslationMemory:
     root, source, locales = _project()
     try:
@@ -63,7 +75,8 @@ def tm() -> None:
 
 @tm.command()
 @click.argument("text")
-@click.option("-l", "--locale", required=True, help="Target locale, e.g. de or zh_CN.")
+@click.option("-l", "--locale", required=True, callback=lambda c, p, v: _gettext_name(v),
+              help="Target locale, e.g. de, zh_CN or the BCP 47 tag zh-CN.")
 @click.option(
     "--threshold",
     default=0.6,
@@ -111,7 +124,8 @@ def search(text: str, locale: str, threshold: float, limit: int) -> None:
     show_default=True,
     help="File to write.",
 )
-@click.option("-l", "--locale", default=None, help="Only this target locale.")
+@click.option("-l", "--locale", default=None, callback=lambda c, p, v: _gettext_name(v),
+              help="Only this target locale (a gettext name or a BCP 47 tag).")
 def export(file_format: str, output: Path, locale: str | None) -> None:
     """Write the memory as TMX 1.4b, for OmegaT and other CAT tools.
 
