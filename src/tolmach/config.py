@@ -83,6 +83,7 @@ class Config:
     front_matter_keys: tuple[str, ...] = ("title", "description")
     translate_html_blocks: bool = False
     translation_memory: bool = True
+    allow_outside_sources: bool = False  # follow a source's symbolic link out of the project
     source_root: str | None = None  # names count from here; default: each glob's fixed folder
     checks: dict[str, Any] = field(default_factory=dict)
     source: Path | None = None  # the pyproject.toml (or tolmach.toml) this came from
@@ -154,6 +155,7 @@ _KEYS: dict[str, tuple[str, type]] = {
     "front-matter-keys": ("front_matter_keys", list),
     "translate-html-blocks": ("translate_html_blocks", bool),
     "translation-memory": ("translation_memory", bool),
+    "allow-outside-sources": ("allow_outside_sources", bool),
     "source-root": ("source_root", str),
     "checks": ("checks", dict),
     "keep-obsolete": ("keep_obsolete", bool),
@@ -233,7 +235,10 @@ def load_config(root: Path) -> Config:
     path = config_file(root) or root / "pyproject.toml"
     if not path.is_file():
         return Config(root=root)
-    data_bytes = path.read_bytes()
+    try:
+        data_bytes = path.read_bytes()
+    except OSError as exc:
+        raise ConfigError(path, None, f"cannot read: {exc.strerror or exc}") from None
     try:
         text = data_bytes.decode("utf-8")
     except UnicodeDecodeError as exc:

@@ -48,6 +48,8 @@ __all__ = [
 ]
 
 _GLOSSARY_PREFIX = "glossary:"
+_SOURCE_REFUSED = "not read (allow-outside-sources = true in [tool.tolmach] would allow it)"
+_NOT_FOLLOWED = "nothing is read or written through it"
 _UNREFERABLE_RE = re.compile(r"[\s\x00-\x1f\x7f]")  # a ``#:`` reference cannot hold these
 
 
@@ -112,6 +114,8 @@ class Project:
         docs = []
         seen: dict[str, str] = {}
         for path, root in self.config.matched_documents():
+            if not self.config.allow_outside_sources:
+                ensure_inside(self.root, path, where="the project", refused=_SOURCE_REFUSED)
             relpath = path.relative_to(self.root).as_posix()
             if _UNREFERABLE_RE.search(relpath):
                 raise SourceError(
@@ -241,7 +245,7 @@ class Project:
     @cached_property
     def termbase(self):
         """The project's glossary, or None when the project has none."""
-        path = self.config.glossary_path
+        path = self.locales_file(self.config.glossary_path)
         if not path.is_file():
             return None
         from tolmach.glossary import load_termbase
@@ -263,7 +267,7 @@ class Project:
         results = []
         for doc in self.documents:
             pot = self.template(doc)
-            path = self.config.template_path(doc.name)
+            path = self.template_path(doc.name)
             written = write_po(pot, path, width=self.config.po_width)
             results.append(StepResult(path, written, document=doc.name))
         return results
@@ -290,6 +294,7 @@ class Project:
         chosen = self.select_locales(locales)
         keep = self.config.keep_obsolete if keep_obsolete is None else keep_obsolete
         templates = {doc.name: self._read_template(doc) for doc in self.documents}
+        _ = self.termbase  # a broken glossary is refused before the memory learns anything
         with contextlib.ExitStack() as stack:
             memory = stack.enter_context(self._memory()) if self.config.translation_memory else None
             return [
@@ -302,7 +307,7 @@ class Project:
         return self._read_template_named(doc.name)
 
     def _read_template_named(self, name: str) -> polib.POFile:
-        path = self.config.template_path(name)
+        path = self.template_path(name)
         if not path.is_file():
             raise CatalogError(self.shown(path), None, "template missing; run `tolmach extract` first")
         return read_po(path)
@@ -346,16 +351,27 @@ class Project:
             terms = describe(entry.msgid)
             entry.comment = "\n".join(lines + ([terms] if terms else []))
 
+    def locales_file(self, path: Path) -> Path:
+        """A file under the locales folder, refused when a symbolic link leads out of it."""
+        locales = self.config.locales_path
+        where = f"{self.shown(locales)}/"
+        return ensure_inside(locales, path, where=where, refused=_NOT_FOLLOWED)
+
+    def template_path(self, doc: str) -> Path:
+        return self.locales_file(self.config.template_path(doc))
+
     def catalog_path(self, locale: str, doc: str) -> Path:
         locale = validate_locale(locale)
-        return ensure_inside(
-            self.config.locales_path, self.config.catalog_path(locale, doc), "catalog"
-        )
+        return self.locales_file(self.config.catalog_path(locale, doc))
 
     def output_path(self, locale: str, doc: str, suffix: str = ".md") -> Path:
         locale = validate_locale(locale)
+        output = self.config.output_path
         return ensure_inside(
-            self.config.output_path, self.config.output_file(locale, doc, suffix), "output"
+            output,
+            self.config.output_file(locale, doc, suffix),
+            where=f"{self.shown(output)}/",
+            refused="nothing is written through it",
         )
 
     def read_catalog(self, locale: str, doc: str) -> polib.POFile | None:

@@ -28,7 +28,7 @@ __all__ = ["cli", "main"]
     "-C",
     "--project",
     "project_dir",
-    type=click.Path(file_okay=False, path_type=Path),
+    type=click.Path(exists=True, file_okay=False, path_type=Path),
     help="Look for the project from this folder up (default: the current folder): the "
     "nearest pyproject.toml with [tool.tolmach], or tolmach.toml.",
 )

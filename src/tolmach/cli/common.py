@@ -15,11 +15,12 @@ from pathlib import Path
 import click
 
 from tolmach.config import Config, load_config, locate_project
-from tolmach.fileio import write_atomic
+from tolmach.fileio import error_message, write_atomic
 
 __all__ = [
     "AppState",
     "emit",
+    "error_line",
     "format_option",
     "is_terminal",
     "locale_option",
@@ -39,6 +40,7 @@ EXPECTED_ERRORS = frozenset(
         "ConfigError",
         "GlossaryError",
         "LocaleError",
+        "OutsideError",
         "ProjectLocked",
         "ProjectNotFound",
         "PublishError",
@@ -46,6 +48,7 @@ EXPECTED_ERRORS = frozenset(
         "TmxError",
         "TranslationMemoryError",
         "ValueError",
+        "WriteError",
     }
 )
 
@@ -90,10 +93,18 @@ def reports_errors(func):
             return func(*args, **kwargs)
         except Exception as exc:
             if any(cls.__name__ in EXPECTED_ERRORS for cls in type(exc).__mro__):
-                raise click.ClickException(str(exc)) from None
+                raise click.ClickException(error_line(exc)) from None
             raise
 
     return wrapper
+
+
+def error_line(exc: Exception) -> str:
+    """The error as one line, its file named relative to the project root."""
+    context = click.get_current_context(silent=True)
+    state = context.find_object(AppState) if context is not None else None
+    root = state.found if state is not None else None  # None: no project found (yet)
+    return error_message(exc, root) if root is not None else str(exc)
 
 
 def locale_option(func):

@@ -34,11 +34,11 @@ def publish(output: Path | None, locales: tuple[str, ...]) -> None:
       tolmach publish                  # output/site/index.html, <locale>/<doc>.html
       tolmach publish -l de -o public
     """
-    from tolmach.publish.site import render_site, write_site
+    from tolmach.publish.site import render_site, site_folder, write_site
 
     state = click.get_current_context().find_object(AppState)
     project = state.project()
-    out = output or project.config.output_path / "site"
+    out = site_folder(project, output)
     files = render_site(project, locales)
     changed = write_site(files, out)
     click.echo(f"{shown(out, state.root)}: {len(files)} files, {len(changed)} changed")

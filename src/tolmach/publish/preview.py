@@ -15,6 +15,7 @@ from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 from tolmach.config import load_config
+from tolmach.fileio import error_message
 from tolmach.project import Project
 from tolmach.publish.site import render_site, write_site
 
@@ -166,13 +167,13 @@ class Preview:
 
     def rebuild(self, paths: Iterable[Path]) -> list[Path]:
         """Rebuild after a change; a broken file is reported, the old page stays."""
-        documents = self.affected(paths)
-        if documents is not None and not documents:
-            return []
-        try:
+        try:  # a half-saved catalog, a broken or refused source must not stop the preview
+            documents = self.affected(paths)
+            if documents is not None and not documents:
+                return []
             changed = self.build(documents)
-        except Exception as exc:  # noqa: BLE001  (a half-saved catalog must not stop the preview)
-            self.report(f"not rebuilt: {exc}")
+        except Exception as exc:  # noqa: BLE001
+            self.report(f"not rebuilt: {error_message(exc, self.root)}")
             return []
         for path in changed:
             if path.suffix == ".html":

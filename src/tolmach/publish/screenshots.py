@@ -15,6 +15,7 @@ from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from tolmach.fileio import write_atomic
 from tolmach.publish.preview import serve_directory
 
 __all__ = [
@@ -131,7 +132,7 @@ def take_screenshots(
                 tall = driver.execute_script("return document.documentElement.scrollHeight")
                 set_viewport(driver, width, max(height, int(tall)))
             path = out_dir / name
-            path.write_bytes(driver.get_screenshot_as_png())
+            write_atomic(path, driver.get_screenshot_as_png())
             set_viewport(driver, width, height)
             written.append(path)
     return written

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import hashlib
 import math
+import os
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -29,7 +30,7 @@ from jinja2 import Environment, PackageLoader, StrictUndefined
 from markupsafe import Markup
 
 from tolmach.catalog.status import is_memory_suggestion, translations_of, word_count
-from tolmach.fileio import write_atomic
+from tolmach.fileio import ensure_inside, write_atomic
 from tolmach.markdown.build import apply_translations
 from tolmach.markdown.document import Document, Segment
 from tolmach.project import SourceDocument
@@ -42,7 +43,7 @@ from tolmach.publish.render import (
 )
 
 __all__ = ["Language", "PublishError", "language", "publish_site", "render_site",
-           "source_revision", "write_site"]
+           "site_folder", "source_revision", "write_site"]
 
 REVISION_LENGTH = 12
 STATIC_FILES = ("site.css", "favicon.svg")
@@ -309,21 +310,47 @@ def _fallback_of(page: Page, source: Language) -> Fallback:
 # --- the site -------------------------------------------------------------------------
 
 
-def publish_site(project, out_dir: Path, locales: Iterable[str] = ()) -> list[Path]:
-    """Write the site for ``locales`` (default: all configured) into ``out_dir``.
+def publish_site(project, out_dir: Path | None = None, locales: Iterable[str] = ()) -> list[Path]:
+    """Write the site for ``locales`` (default: all configured) into ``out_dir``
+    (default: ``<output-dir>/site``).
 
     Returns every file of the site; files whose content did not change are left alone.
     """
+    out_dir = site_folder(project, out_dir)
     files = render_site(project, tuple(locales))
     write_site(files, out_dir)
     return [out_dir / name for name in files]
 
 
+def site_folder(project, chosen: Path | None = None) -> Path:
+    """Where the site goes: ``chosen`` (relative to the current folder) or ``<output-dir>/site``.
+
+    A folder named inside the project stays inside it: one that a symbolic link leads out
+    of the project is refused, as ``build`` refuses its outputs. A folder the user names
+    outside the project is theirs to choose.
+    """
+    folder = Path(os.path.abspath(chosen if chosen is not None else
+                                  project.config.output_path / "site"))
+    root = Path(os.path.abspath(project.root))
+    if folder == root or root in folder.parents:
+        ensure_inside(root, folder, where="the project", refused="nothing is written through it")
+    return folder
+
+
 def write_site(files: dict[str, str], out_dir: Path) -> list[Path]:
-    """Write ``files`` (site-relative path → text); return the paths that changed."""
+    """Write ``files`` (site-relative path → text); return the paths that changed.
+
+    A file that a symbolic link inside ``out_dir`` (``site/de`` → elsewhere) would put
+    outside it is refused before anything is written.
+    """
+    paths = {
+        name: ensure_inside(out_dir, out_dir / name, where="the site folder",
+                            refused="nothing is written through it")
+        for name in files
+    }
     changed = []
     for name, text in files.items():
-        path = out_dir / name
+        path = paths[name]
         if write_atomic(path, text):
             changed.append(path)
     return changed
