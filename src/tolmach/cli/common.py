@@ -103,8 +103,10 @@ def error_line(exc: Exception) -> str:
     """The error as one line, its file named relative to the project root."""
     context = click.get_current_context(silent=True)
     state = context.find_object(AppState) if context is not None else None
-    root = state.found if state is not None else None  # None: no project found (yet)
-    return error_message(exc, root) if root is not None else str(exc)
+    if state is None:
+        return str(exc)
+    # the project when one was found, else the folder it was looked for from (-C or here)
+    return error_message(exc, state.found or state.start)
 
 
 def locale_option(func):
