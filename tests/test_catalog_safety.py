@@ -8,8 +8,12 @@ revises old ones; between them ``extract`` and ``update`` run through
 
 * every translation the translator wrote last for a msgid is in the catalog, with its
   translator comment and flags: live if the msgid is in the source, obsolete (``#~``)
-  if not, and back to life, not fuzzy, when the source returns;
-* a fuzzy entry nobody reviewed keeps its translation and its previous msgid (``#|``);
+  if not, and back to life, not fuzzy, when the source returns; when the source text
+  changed, as the fuzzy proposal for the new text (msgmerge keeps no obsolete copy of
+  that), its flag waivers turned into comments pinned to the old text, and offered
+  again, fuzzy, if the old text returns;
+* a fuzzy translation nobody reviewed stays in the catalog, fuzzy, with a previous
+  msgid (``#|``);
 * the catalog reads back strictly (``read_po``) and by polib alike.
 """
 
@@ -133,6 +137,9 @@ class AuthorAndTranslator(RuleBasedStateMachine):
             if not chosen:
                 continue
             self.serial += 1
+            replaced = entry.msgstr  # a translation the translator overwrites is not lost
+            for msgid in [k for k, v in self.written.items() if replaced and v[0] == replaced]:
+                del self.written[msgid]
             entry.msgstr = f"Übersetzung {self.serial}: {entry.msgid}"
             if comment:
                 entry.tcomment = f"geprüft {self.serial}\nzweite Zeile"
@@ -156,20 +163,28 @@ class AuthorAndTranslator(RuleBasedStateMachine):
         ]
         live = {entry.msgid: entry for entry in po if not entry.obsolete}
         gone = {entry.msgid: entry for entry in po if entry.obsolete}
+        proposals = {e.msgstr: e for e in po if "fuzzy" in e.flags}
         assert set(live) == set(self.paragraphs)
         for msgid, (msgstr, tcomment, flags) in self.written.items():
-            entry = live.get(msgid) if msgid in self.paragraphs else gone.get(msgid)
-            where = "live" if msgid in self.paragraphs else "obsolete"
-            assert entry is not None, f"translation of {msgid!r} lost (expected {where})"
+            own = live.get(msgid) if msgid in self.paragraphs else gone.get(msgid)
+            exact = own is not None and own.msgstr == msgstr and "fuzzy" not in own.flags
+            # else its entry became the fuzzy proposal for a changed text
+            entry = own if exact else proposals.get(msgstr)
+            assert entry is not None, f"translation of {msgid!r} lost"
             assert entry.msgstr == msgstr, f"translation of {msgid!r} changed"
-            assert entry.tcomment == tcomment, f"translator comment of {msgid!r} lost"
-            assert set(flags) <= set(entry.flags), f"flags of {msgid!r} lost"
-            assert "fuzzy" not in entry.flags, f"{msgid!r} turned fuzzy"
+            if exact:
+                assert entry.tcomment == tcomment, f"translator comment of {msgid!r} lost"
+                assert set(flags) <= set(entry.flags), f"flags of {msgid!r} lost"
+            else:
+                assert entry.tcomment.startswith(tcomment), f"translator comment of {msgid!r} lost"
+                for flag in flags:
+                    waiver = f"tolmach: ignore {flag.removeprefix('ignore-')}"
+                    assert flag in entry.flags or waiver in entry.tcomment, f"{flag} lost"
             TALLY["translations checked"] += 1
-        for msgid, (msgstr, previous) in self.unreviewed.items():
-            entry = live.get(msgid) or gone.get(msgid)
-            assert entry is not None and entry.msgstr == msgstr, f"fuzzy {msgid!r} lost"
-            assert "fuzzy" in entry.flags and entry.previous_msgid == previous
+        for msgid, (msgstr, _previous) in self.unreviewed.items():
+            entry = proposals.get(msgstr)
+            assert entry is not None, f"fuzzy {msgid!r} lost"
+            assert entry.previous_msgid is not None, f"fuzzy {msgid!r} lost its #| msgid"
         for entry in live.values():
             if "fuzzy" in entry.flags and entry.msgid not in self.unreviewed:
                 assert entry.previous_msgid is not None, "a fuzzy proposal says where it came from"

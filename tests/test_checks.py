@@ -209,14 +209,14 @@ def test_without_a_termbase_the_glossary_check_is_silent() -> None:
 
 
 FIXTURE_REPORT = """\
-rocm7.de.po:13: error: [numbers] number 1.742 written as "1.742", which reads as 1742 in de (write 1,742)
-rocm7.de.po:17: error: [markup] link destination changed: "https://rocm.docs.amd.com" → "https://rocm.docs.amd.com/de"
+rocm7.de.po:13: error: [numbers] number 1.742 written as "1.742", which reads as 1742 in de (write 1,742) — write each number of the source with its value, in the target language's notation; or waive: # tolmach: ignore numbers — reason
+rocm7.de.po:17: error: [markup] link destination changed: "https://rocm.docs.amd.com" → "https://rocm.docs.amd.com/de" — copy code spans, link targets, HTML and emphasis markers from the source as they are; or waive: # tolmach: ignore markup — reason
 rocm7.de.po:21: waived: [markup] link destination changed: "https://rocm.docs.amd.com/ru" → "https://rocm.docs.amd.com/de"
-rocm7.de.po:26: error: [waiver] flag ignore-numbrs names no check (did you mean ignore-numbers?)
-rocm7.de.po:31: warning: [quotes] quotation marks «» are not used in de: write „…“
-rocm7.de.po:35: warning: [untranslated] untranslated entries: 1 (lines 35)
-rocm7.de.po:39: warning: [fuzzy] fuzzy entries: 1 (lines 39)
-rocm7.de.po:44: warning: [obsolete] obsolete entries: 1 (lines 44)"""
+rocm7.de.po:26: error: [waiver] flag ignore-numbrs names no check (did you mean ignore-numbers?) — name a check that `tolmach check --list` shows
+rocm7.de.po:31: warning: [quotes] quotation marks «» are not used in de: write „…“ — use the target language's quotation marks; or waive: # tolmach: ignore quotes — reason
+rocm7.de.po:35: warning: [untranslated] untranslated entries: 1 (lines 35) — translate them in a PO editor (Poedit, Lokalize, Weblate)
+rocm7.de.po:39: warning: [fuzzy] fuzzy entries: 1 (lines 39) — review them and clear the fuzzy flag (Poedit: “Needs work” off)
+rocm7.de.po:44: warning: [obsolete] obsolete entries: 1 (lines 44) — delete the #~ entries, or run `tolmach update --no-obsolete`"""
 
 
 def test_a_catalog_report_names_file_line_severity_and_check() -> None:
@@ -253,6 +253,8 @@ def test_json_report_has_findings_and_a_summary() -> None:
         "message",
         "msgid",
         "waived",
+        "source",
+        "fix",
     }
     assert document["summary"]["files"]["rocm7.de.po"] == {"errors": 3, "warnings": 4, "waived": 1}
     assert document["summary"]["total"] == {"errors": 3, "warnings": 4, "waived": 1}

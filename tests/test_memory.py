@@ -115,7 +115,7 @@ def test_merge_fills_a_new_entry_from_another_document(memory: TranslationMemory
     template.append(polib.POEntry(msgid="Сборка занимает час."))
     [entry] = merge_catalog(None, template, memory=memory, locale="de", document="rocm7")
     assert entry.msgstr == "Der Build dauert eine Stunde." and entry.fuzzy
-    assert entry.comment == "fuzzy match: 100% (memory: install.po, de)"
+    assert entry.comment == "memory: 100% from install.po, de"
 
 
 def test_tmx_compendium_is_imported_and_replaced_on_reimport(memory: TranslationMemory) -> None:
@@ -243,10 +243,14 @@ def test_tm_rebuild_recreates_a_corrupt_memory(run, project: Path) -> None:
 
 
 def test_tm_works_without_a_root_object(project: Path) -> None:
+    """It finds the project the working directory is in; outside one it says so."""
     cwd = Path.cwd()
     os.chdir(project)
     try:
+        outside = CliRunner().invoke(tm, ["search", "Установите драйвер.", "-l", "de"])
+        (project / "tolmach.toml").write_text('source-locale = "ru"\n', "utf-8")
         result = CliRunner().invoke(tm, ["search", "Установите драйвер.", "-l", "de"])
     finally:
         os.chdir(cwd)
+    assert outside.exit_code == 1 and "run `tolmach init`" in outside.output
     assert result.exit_code == 0 and "100%  rocm7.po, de" in result.output

@@ -1,7 +1,11 @@
-"""``[tool.tolmach]`` in pyproject.toml → a frozen :class:`Config`.
+"""``[tool.tolmach]`` in pyproject.toml (or the top level of tolmach.toml) → a frozen
+:class:`Config`.
 
 Every key is optional; unknown keys, wrong types, unknown locales and paths that would
 reach outside the project are errors that name the file and the line of the offending key.
+A project is found as git finds a repository: the nearest folder upwards that holds such
+a file (:func:`locate_project`). Locales may be written as gettext names (``de_DE``) or
+BCP 47 tags (``de-DE``); inside, a locale is its gettext name, the name of its folder.
 """
 
 from __future__ import annotations
@@ -16,16 +20,30 @@ from urllib.parse import urlsplit
 from babel import Locale, UnknownLocaleError
 
 __all__ = [
+    "CONFIG_FILE",
+    "LOCATIONS",
+    "SETTING_KEYS",
     "Config",
     "ConfigError",
+    "ProjectNotFound",
+    "add_target_locale",
+    "canonical_locale",
+    "config_file",
     "document_name",
     "find_project_root",
     "load_config",
+    "locale_tag",
+    "locate_project",
+    "new_settings",
     "pattern_root",
     "validate_locale",
 ]
 
-_LOCALE_RE = re.compile(r"^[A-Za-z]{2,3}(?:_[A-Za-z0-9]{2,8})*$")
+CONFIG_FILE = "tolmach.toml"  # a project's own settings file, when it has no pyproject.toml
+LOCATIONS = ("full", "file", "never")  # how `#:` references are written, as msgmerge's
+
+_LOCALE_RE = re.compile(r"^[A-Za-z]{2,3}(?:[_-][A-Za-z0-9]{2,8})*$")
+_TABLE_RE = re.compile(r"^\s*\[\s*tool\s*\.\s*tolmach\s*[\].]", re.M)
 _CONTROL_RE = re.compile(r"[\x00-\x1f\x7f]")
 
 
@@ -36,6 +54,17 @@ class ConfigError(Exception):
         self.path, self.line, self.message = str(path), line, message
         place = f"{self.path}:{line}" if line else self.path
         super().__init__(f"{place}: {message}")
+
+
+class ProjectNotFound(Exception):
+    """No tolmach project in a folder or any folder above it."""
+
+    def __init__(self, start: Path):
+        self.start = start
+        super().__init__(
+            f"no tolmach project in {start} or any folder above it (looked for pyproject.toml "
+            f"with [tool.tolmach] and for {CONFIG_FILE}); run `tolmach init` to create one"
+        )
 
 
 @dataclass(frozen=True)
@@ -62,7 +91,14 @@ class Config:
     localized_assets: str = "{stem}.{locale}{suffix}"  # name of an asset's localized variant
     hashed_assets: bool = False  # published asset names carry a content hash
     search: bool = True  # a Pagefind index and search page per locale
-    source: Path | None = None  # the pyproject.toml this came from
+    source: Path | None = None  # the pyproject.toml (or tolmach.toml) this came from
+    keep_obsolete: bool = True  # `update` keeps removed strings as #~ entries
+    location: str = "full"  # `#:` references: path:line, path only, or none
+
+    @property
+    def locale_tags(self) -> dict[str, str]:
+        """gettext name → BCP 47 tag of every target locale (``de_DE`` → ``de-DE``)."""
+        return {code: locale_tag(code) for code in self.locales}
 
     @property
     def locales_path(self) -> Path:
@@ -131,7 +167,10 @@ _KEYS: dict[str, tuple[str, type]] = {
     "localized-assets": ("localized_assets", str),
     "hashed-assets": ("hashed_assets", bool),
     "search": ("search", bool),
+    "keep-obsolete": ("keep_obsolete", bool),
+    "location": ("location", str),
 }
+SETTING_KEYS = tuple(_KEYS)  # every key of [tool.tolmach], as the README's table lists them
 
 
 SOURCE_SUFFIXES = (".md", ".markdown", ".mdx")
@@ -169,18 +208,40 @@ def document_name(relative: str, source_locale: str = "ru") -> str:
     return f"{folder}/{name}" if folder else name
 
 
+def config_file(folder: Path) -> Path | None:
+    """The file that makes ``folder`` a project: a pyproject.toml with a ``[tool.tolmach]``
+    table, else a tolmach.toml; None when it has neither."""
+    pyproject = folder / "pyproject.toml"
+    try:
+        if pyproject.is_file() and _TABLE_RE.search(pyproject.read_text("utf-8", "replace")):
+            return pyproject
+        own = folder / CONFIG_FILE
+        return own if own.is_file() else None
+    except OSError:
+        return None
+
+
 def find_project_root(start: Path) -> Path | None:
-    """The nearest folder upwards whose pyproject.toml has a ``[tool.tolmach]`` table."""
+    """The nearest folder upwards (``start`` included) that is a project, or None."""
+    start = start.absolute()
     for folder in (start, *start.parents):
-        candidate = folder / "pyproject.toml"
-        if candidate.is_file() and "[tool.tolmach" in candidate.read_text("utf-8", "replace"):
+        if config_file(folder) is not None:
             return folder
     return None
 
 
+def locate_project(start: Path) -> Path:
+    """The project ``start`` is in, as git finds a repository; :class:`ProjectNotFound`
+    names where it looked when there is none."""
+    root = find_project_root(start)
+    if root is None:
+        raise ProjectNotFound(start.absolute())
+    return root
+
+
 def load_config(root: Path) -> Config:
-    """Read ``root/pyproject.toml``; a missing table gives the defaults."""
-    path = root / "pyproject.toml"
+    """Read the project's settings (see :func:`config_file`); none gives the defaults."""
+    path = config_file(root) or root / "pyproject.toml"
     if not path.is_file():
         return Config(root=root)
     try:
@@ -199,7 +260,7 @@ def load_config(root: Path) -> Config:
         if line is None and "end of document" in str(exc):
             line = text.rstrip("\n").count("\n") + 1
         raise ConfigError(path, line, f"invalid TOML: {exc}") from None
-    table = data.get("tool", {}).get("tolmach", {})
+    table = data if path.name == CONFIG_FILE else data.get("tool", {}).get("tolmach", {})
     values: dict[str, Any] = {}
     for key, value in table.items():
         if key not in _KEYS:
@@ -215,12 +276,14 @@ def load_config(root: Path) -> Config:
             raise ConfigError(
                 path, _key_line(text, attr.replace("_", "-")), f"{attr} must list strings"
             )
+    _read_locales(values, path, text)
     config = Config(root=root, source=path, **values)
-    for locale in (config.source_locale, *config.locales):
-        try:
-            validate_locale(locale)
-        except ValueError as exc:
-            raise ConfigError(path, _key_line(text, "locales"), str(exc)) from None
+    if config.location not in LOCATIONS:
+        raise ConfigError(
+            path,
+            _key_line(text, "location"),
+            f"location must be one of {', '.join(map(repr, LOCATIONS))}, not {config.location!r}",
+        )
     if not 0 <= config.threshold <= 100:
         raise ConfigError(path, _key_line(text, "threshold"), "threshold must be between 0 and 100")
     _check_paths(config, path, text)
@@ -249,6 +312,36 @@ def _check_publishing(config: Config, path: Path, text: str) -> None:
         raise ConfigError(path, _key_line(text, "localized-assets"),
                           f"localized-assets {pattern!r} must name a file beside the original "
                           "and contain {locale}, e.g. \"{stem}.{locale}{suffix}\"")
+def _read_locales(values: dict[str, Any], path: Path, text: str) -> None:
+    """Map BCP 47 tags to gettext names; refuse unknown, miscased, repeated locales and the
+    source locale as a target."""
+    for key, attr in (("source-locale", "source_locale"), ("locales", "locales")):
+        given = values.get(attr)
+        if given is None:
+            continue
+        codes = []
+        for locale in given if isinstance(given, tuple) else (given,):
+            try:
+                code = validate_locale(locale)
+                if canonical_locale(code) != code:
+                    spelled = canonical_locale(code)
+                    spelled = locale_tag(spelled) if "-" in locale else spelled
+                    raise ValueError(f"locale {locale!r} is written {spelled!r}")
+            except ValueError as exc:
+                raise ConfigError(path, _key_line(text, key), str(exc)) from None
+            codes.append(code)
+        values[attr] = tuple(codes) if isinstance(given, tuple) else codes[0]
+    source = values.get("source_locale", Config.source_locale)
+    targets = values.get("locales", ())
+    if source in targets:
+        raise ConfigError(
+            path,
+            _key_line(text, "locales"),
+            f"{locale_tag(source)!r} is the source locale; it cannot be a target as well",
+        )
+    repeated = sorted({code for code in targets if targets.count(code) > 1})
+    if repeated:
+        raise ConfigError(path, _key_line(text, "locales"), f"locale {repeated[0]!r} is listed twice")
 
 
 def _check_paths(config: Config, path: Path, text: str) -> None:
@@ -290,14 +383,44 @@ def _path_problem(value: str) -> str | None:
 
 
 def validate_locale(code: str) -> str:
-    """Return ``code`` if Babel knows it and it is safe as a folder name; else ValueError."""
+    """The gettext name of ``code`` (``de_DE`` for ``de_DE`` and the BCP 47 tag ``de-DE``)
+    if Babel knows it and it is safe as a folder name; else ValueError."""
     if not _LOCALE_RE.match(code):
         raise ValueError(f"invalid locale code {code!r} (expected e.g. de, pt_BR, zh_CN)")
+    name = code.replace("-", "_")
     try:
-        Locale.parse(code)
+        Locale.parse(name)
     except (UnknownLocaleError, ValueError):
         raise ValueError(f"unknown locale {code!r}") from None
-    return code
+    return name
+
+
+def canonical_locale(code: str) -> str:
+    """A locale spelled as gettext folders and Babel spell it: language in lower case,
+    script in title case, territory in upper case; a BCP 47 tag becomes its gettext name.
+
+    >>> canonical_locale("zh_cn"), canonical_locale("de-DE"), canonical_locale("SR-latn")
+    ('zh_CN', 'de_DE', 'sr_Latn')
+    """
+    language, *rest = re.split(r"[-_]", code)
+    parts = [language.lower()]
+    for part in rest:
+        if len(part) == 4 and part.isalpha():
+            parts.append(part.title())
+        elif (len(part) == 2 and part.isalpha()) or (len(part) == 3 and part.isdigit()):
+            parts.append(part.upper())
+        else:
+            parts.append(part)
+    return "_".join(parts)
+
+
+def locale_tag(code: str) -> str:
+    """The BCP 47 tag of a gettext locale name, as HTML ``lang`` and hreflang want it.
+
+    >>> locale_tag("de_DE"), locale_tag("zh_Hans_CN"), locale_tag("ru")
+    ('de-DE', 'zh-Hans-CN', 'ru')
+    """
+    return code.replace("_", "-")
 
 
 def _key_line(text: str, key: str) -> int | None:
@@ -308,3 +431,27 @@ def _key_line(text: str, key: str) -> int | None:
 def _line_from_message(message: str) -> int | None:
     match = re.search(r"line (\d+)", message)
     return int(match.group(1)) if match else None
+
+
+# --- writing settings ----------------------------------------------------------------
+
+
+def new_settings(source_locale: str, locales: list[str], documents: list[str]) -> dict[str, Any]:
+    """The settings ``tolmach init`` writes: what a new project must decide, no more."""
+    return {"source-locale": source_locale, "locales": list(locales), "documents": list(documents)}
+
+
+def add_target_locale(path: Path, tag: str) -> None:
+    """Append ``tag`` to ``locales`` in a settings file, keeping every other byte: its
+    comments, order and layout (tomlkit edits the document, it does not rewrite it)."""
+    import tomlkit
+
+    from tolmach.fileio import write_atomic
+
+    document = tomlkit.parse(path.read_text("utf-8"))
+    table = document if path.name == CONFIG_FILE else document["tool"]["tolmach"]  # type: ignore[index]
+    if "locales" in table:
+        table["locales"].append(tag)  # type: ignore[union-attr]
+    else:
+        table["locales"] = [tag]  # type: ignore[index]
+    write_atomic(path, tomlkit.dumps(document))

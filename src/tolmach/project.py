@@ -7,6 +7,7 @@ This is where paths are resolved, files read and written; the stages it calls
 from __future__ import annotations
 
 import contextlib
+import difflib
 import re
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -14,21 +15,46 @@ from pathlib import Path
 
 import polib
 
-from tolmach.catalog.merge import update_catalog
+from tolmach.catalog.merge import UpdateSummary, summarize_update, update_catalog
 from tolmach.catalog.pofile import CatalogError, read_po, write_po
 from tolmach.catalog.status import CatalogStats, catalog_stats, translations_of
 from tolmach.catalog.template import extract_template
-from tolmach.config import SOURCE_SUFFIXES, Config, document_name, validate_locale
+from tolmach.config import (
+    CONFIG_FILE,
+    SOURCE_SUFFIXES,
+    Config,
+    ConfigError,
+    add_target_locale,
+    canonical_locale,
+    config_file,
+    document_name,
+    load_config,
+    locale_tag,
+    new_settings,
+    pattern_root,
+    validate_locale,
+)
 from tolmach.fileio import SourceError, ensure_inside, read_source, write_atomic
 from tolmach.markdown.build import apply_translations
 from tolmach.markdown.document import Document, SegmentOptions, parse_document
 
-__all__ = ["BuildResult", "Project", "SourceDocument", "StepResult"]
+__all__ = [
+    "BuildResult",
+    "LocaleError",
+    "Project",
+    "SourceDocument",
+    "StepResult",
+    "init_project",
+]
 
 _GLOSSARY_PREFIX = "glossary:"
 _SOURCE_REFUSED = "not read (allow-outside-sources = true in [tool.tolmach] would allow it)"
 _NOT_FOLLOWED = "nothing is read or written through it"
 _UNREFERABLE_RE = re.compile(r"[\s\x00-\x1f\x7f]")  # a ``#:`` reference cannot hold these
+
+
+class LocaleError(ValueError):
+    """A locale on the command line that is not a target of the project."""
 
 
 @dataclass(frozen=True)
@@ -51,6 +77,8 @@ class StepResult:
     locale: str | None = None
     document: str | None = None
     stats: CatalogStats | None = None
+    summary: UpdateSummary | None = None  # update: what changed in the catalog
+    created: bool = False  # update: the catalog did not exist before
 
 
 @dataclass(frozen=True)
@@ -71,6 +99,7 @@ class Project:
 
     def __init__(self, config: Config):
         self.config = config
+        self._source_lines: dict[str, dict[str, str]] = {}
 
     @property
     def root(self) -> Path:
@@ -81,6 +110,7 @@ class Project:
     @cached_property
     def documents(self) -> list[SourceDocument]:
         """Every source document, named by its path from its root (see ``source-root``)."""
+        self._require_matches()
         docs = []
         seen: dict[str, str] = {}
         for path, root in self.config.matched_documents():
@@ -106,6 +136,31 @@ class Project:
             seen[name] = relpath
             docs.append(SourceDocument(name, path, relpath, _suffix(path)))
         return docs
+
+    def _require_matches(self) -> None:
+        """Documents globs that match no file at all are a mistake (a typo, a moved
+        folder): extract, update and build would otherwise do nothing and exit 0."""
+        if self.config.matched_documents():
+            return
+        source = self.config.source
+        text = source.read_text("utf-8") if source is not None and source.is_file() else ""
+        patterns = ", ".join(repr(p) for p in self.config.documents)
+        default = "" if "documents" in text else " (the default)"
+        raise ConfigError(
+            source.name if source is not None else "pyproject.toml",
+            _line_of(text, "documents"),
+            f"documents {patterns}{default} match no Markdown file; "
+            "add an article there or change `documents`",
+        )
+
+    def unmatched_patterns(self) -> list[str]:
+        """Documents globs that match no source file (the others do): worth a warning."""
+        matched = {path for path, _ in self.config.matched_documents()}
+        return [
+            pattern
+            for pattern in self.config.documents
+            if not any(path in matched for path in self.root.glob(pattern))
+        ]
 
     def _document_name(self, relpath: str, root: str) -> str:
         root = root.strip("/").removeprefix("./") if root not in (".", "") else ""
@@ -139,10 +194,53 @@ class Project:
         return parse_document(read_source(doc.path), self.segment_options())
 
     def select_locales(self, locales: tuple[str, ...] | list[str] = ()) -> list[str]:
-        chosen = list(locales) or list(self.config.locales)
-        for locale in chosen:
-            validate_locale(locale)
-        return chosen
+        """The target locales to work on, as gettext names: the given ones (gettext names
+        or BCP 47 tags, each a configured target), else every configured one."""
+        if not locales:
+            return list(self.config.locales)
+        return list(dict.fromkeys(self.target_locale(locale) for locale in locales))
+
+    def add_locale(self, given: str) -> Project:
+        """Add a target locale to the settings file (its other bytes kept) and return the
+        project as it is now; a locale already there, the source locale, an unknown or
+        miscased one is a :class:`LocaleError`."""
+        code = validate_locale(given)
+        if canonical_locale(code) != code:
+            spelled = canonical_locale(code)
+            raise LocaleError(
+                f"locale {given!r} is written {locale_tag(spelled) if '-' in given else spelled!r}"
+            )
+        if code == self.config.source_locale:
+            raise LocaleError(f"{given!r} is the source locale; it cannot be a target as well")
+        if code in self.config.locales:
+            raise LocaleError(f"locale {given!r} is configured already")
+        source = self.config.source
+        if source is None or not source.is_file():
+            raise LocaleError(f"no settings file in {self.root} to add {given!r} to")
+        add_target_locale(source, given)
+        return Project(load_config(self.root))
+
+    def target_locale(self, given: str) -> str:
+        """The configured target ``given`` names (``de-DE`` names ``de_DE``); else a
+        :class:`LocaleError` that suggests the closest one or ``tolmach locale add``."""
+        code = validate_locale(given)
+        configured = self.config.locales
+        if code in configured:
+            return code
+        if code == self.config.source_locale:
+            targets = ", ".join(configured) or "none yet"
+            raise LocaleError(f"{given!r} is the source locale, not a target (targets: {targets})")
+        close = [c for c in configured if c.lower() == code.lower()]
+        close = close or difflib.get_close_matches(code, configured, n=1, cutoff=0.6)
+        if close:
+            raise LocaleError(
+                f"locale {given!r} is not configured; did you mean {close[0]!r}?"
+            )
+        targets = ", ".join(configured) or "none yet"
+        raise LocaleError(
+            f"locale {given!r} is not configured (targets: {targets}); "
+            f"add it with `tolmach locale add {locale_tag(canonical_locale(code))}`"
+        )
 
     @cached_property
     def termbase(self):
@@ -176,28 +274,40 @@ class Project:
 
     def template(self, doc: SourceDocument) -> polib.POFile:
         return extract_template(
-            self.load(doc), doc.relpath, project=doc.name, describe_terms=self.describe_terms()
+            self.load(doc),
+            doc.relpath,
+            project=doc.name,
+            describe_terms=self.describe_terms(),
+            location=self.config.location,
         )
 
-    def update(self, locales: tuple[str, ...] | list[str] = ()) -> list[StepResult]:
+    def update(
+        self, locales: tuple[str, ...] | list[str] = (), *, keep_obsolete: bool | None = None
+    ) -> list[StepResult]:
         """Create or update ``locales/<locale>/LC_MESSAGES/<doc>.po`` from the templates.
 
         New entries are filled from the translation memory (every catalog of the project
-        and the imported compendia) as fuzzy proposals, when ``translation-memory`` is on.
+        and the imported compendia) as fuzzy suggestions, when ``translation-memory`` is
+        on. ``keep_obsolete`` (default: the ``keep-obsolete`` setting) keeps removed
+        strings as ``#~`` entries. Each result carries an :class:`UpdateSummary`.
         """
         chosen = self.select_locales(locales)
+        keep = self.config.keep_obsolete if keep_obsolete is None else keep_obsolete
         templates = {doc.name: self._read_template(doc) for doc in self.documents}
         _ = self.termbase  # a broken glossary is refused before the memory learns anything
         with contextlib.ExitStack() as stack:
             memory = stack.enter_context(self._memory()) if self.config.translation_memory else None
             return [
-                self._update_one(doc, templates[doc.name], locale, memory)
+                self._update_one(doc, templates[doc.name], locale, memory, keep)
                 for doc in self.documents
                 for locale in chosen
             ]
 
     def _read_template(self, doc: SourceDocument) -> polib.POFile:
-        path = self.template_path(doc.name)
+        return self._read_template_named(doc.name)
+
+    def _read_template_named(self, name: str) -> polib.POFile:
+        path = self.template_path(name)
         if not path.is_file():
             raise CatalogError(self.shown(path), None, "template missing; run `tolmach extract` first")
         return read_po(path)
@@ -207,7 +317,9 @@ class Project:
 
         return project_memory(self.root, self.config.source_locale, self.config.locales_dir)
 
-    def _update_one(self, doc: SourceDocument, template: polib.POFile, locale: str, memory) -> StepResult:
+    def _update_one(
+        self, doc: SourceDocument, template: polib.POFile, locale: str, memory, keep: bool
+    ) -> StepResult:
         path = self.catalog_path(locale, doc.name)
         old = read_po(path) if path.is_file() else None
         merged = update_catalog(
@@ -217,10 +329,14 @@ class Project:
             fuzzy_threshold=self.config.fuzzy_threshold,
             memory=memory,
             document=doc.name,
+            keep_obsolete=keep,
         )
         self._refresh_glossary_comments(merged, locale)
         written = write_po(merged, path, width=self.config.po_width)
-        return StepResult(path, written, locale, doc.name, catalog_stats(merged))
+        summary = summarize_update(old, merged)
+        return StepResult(
+            path, written, locale, doc.name, catalog_stats(merged), summary, created=old is None
+        )
 
     def _refresh_glossary_comments(self, po: polib.POFile, locale: str) -> None:
         describe = self.describe_terms(locale)
@@ -245,11 +361,11 @@ class Project:
         return self.locales_file(self.config.template_path(doc))
 
     def catalog_path(self, locale: str, doc: str) -> Path:
-        validate_locale(locale)
+        locale = validate_locale(locale)
         return self.locales_file(self.config.catalog_path(locale, doc))
 
     def output_path(self, locale: str, doc: str, suffix: str = ".md") -> Path:
-        validate_locale(locale)
+        locale = validate_locale(locale)
         output = self.config.output_path
         return ensure_inside(
             output,
@@ -305,7 +421,8 @@ class Project:
         return BuildResult(locale, doc.name, path, stats, written=write_atomic(path, text))
 
     def check_catalog(self, locale: str, doc: str, po: polib.POFile | None = None) -> list:
-        """Findings of all configured checks for one catalog."""
+        """Findings of all configured checks for one catalog; each names the line of its
+        entry in the catalog and the line of its text in the Markdown source."""
         from tolmach.checks import check_catalog
 
         path = self.catalog_path(locale, doc)
@@ -313,8 +430,14 @@ class Project:
         config = self.check_config
         rel = path.relative_to(self.root).as_posix()
         return check_catalog(
-            po, rel, locale, config, termbase=self.termbase,
-            source_locale=self.config.source_locale, asset_variants=self.asset_variants(locale),
+            po,
+            rel,
+            locale,
+            config,
+            termbase=self.termbase,
+            source_locale=self.config.source_locale,
+            asset_variants=self.asset_variants(locale),
+            sources=self.source_lines(doc),
         )
 
     def asset_variants(self, locale: str):
@@ -323,6 +446,20 @@ class Project:
         from tolmach.markdown.assets import variant_checker
 
         return variant_checker(self.root, locale, self.config.localized_assets)
+
+    def source_lines(self, doc: str) -> dict[str, str]:
+        """msgid → ``source.md:LINE`` where the text first occurs, read from the document
+        itself, so findings name the source line whatever ``location`` says."""
+        cached = self._source_lines.get(doc)
+        if cached is None:
+            cached = {}
+            for source in self.documents:
+                if source.name == doc:
+                    for segment in self.load(source).segments:
+                        cached.setdefault(segment.text, f"{source.relpath}:{segment.line}")
+            self._source_lines[doc] = cached
+        return cached
+
 
     @cached_property
     def check_config(self):
@@ -333,25 +470,124 @@ class Project:
         text = source.read_text("utf-8") if source else ""
         return CheckConfig.from_mapping(self.config.checks, "pyproject.toml", text)
 
+    def catalog_row(self, result: StepResult):
+        """A step's result as reports show it (:mod:`tolmach.catalog.progress`)."""
+        from tolmach.catalog.progress import CatalogRow
+
+        return CatalogRow(
+            path=self.shown(result.path),
+            locale=result.locale or "",
+            tag=locale_tag(result.locale or ""),
+            document=result.document or "",
+            stats=result.stats or CatalogStats(),
+            summary=result.summary,
+            written=result.written,
+            created=result.created,
+        )
+
+    def catalogs(self, locales: tuple[str, ...] | list[str] = ()) -> list[tuple[str, str, Path]]:
+        """``(locale, document, path)`` of every catalog the chosen locales should have."""
+        chosen = self.select_locales(locales)
+        return [
+            (locale, doc.name, self.catalog_path(locale, doc.name))
+            for doc in self.documents
+            for locale in chosen
+        ]
+
     def check(self, locales: tuple[str, ...] | list[str] = ()) -> list:
-        """Findings of every catalog of the chosen locales, in document × locale order."""
+        """Findings of every catalog of the chosen locales, in document × locale order;
+        a catalog not made yet is a finding too, not a silent pass."""
+        from tolmach.checks import Finding
+
         findings = []
-        for doc in self.documents:
-            for locale in self.select_locales(locales):
-                path = self.catalog_path(locale, doc.name)
-                if path.is_file():
-                    findings.extend(self.check_catalog(locale, doc.name))
+        for locale, doc, path in self.catalogs(locales):
+            if path.is_file():
+                findings.extend(self.check_catalog(locale, doc))
+            else:
+                findings.append(
+                    Finding(
+                        self.shown(path),
+                        0,
+                        "untranslated",
+                        self.check_config.severity_of("untranslated"),
+                        f"no catalog yet; run `tolmach update -l {locale_tag(locale)}`",
+                    )
+                )
         return findings
 
     def stats(self, locales: tuple[str, ...] | list[str] = ()) -> list[StepResult]:
+        """Progress of every catalog; one not made yet counts its template as untranslated."""
         results = []
-        for doc in self.documents:
-            for locale in self.select_locales(locales):
-                path = self.catalog_path(locale, doc.name)
-                po = read_po(path) if path.is_file() else None
-                stats = catalog_stats(po) if po is not None else CatalogStats()
-                results.append(StepResult(path, False, locale, doc.name, stats))
+        for locale, doc, path in self.catalogs(locales):
+            if path.is_file():
+                stats = catalog_stats(read_po(path))
+            else:
+                stats = catalog_stats(self._read_template_named(doc))
+            results.append(StepResult(path, False, locale, doc, stats))
         return results
+
+
+_GLOSSARY_STUB = """\
+# tolmach termbase: terms that must be kept as written or translated one way.
+# One [[term]] table per term, for example:
+#
+#   [[term]]
+#   source = "ускоритель"     # as written in the source, in dictionary form
+#   kind = "translate"        # "translate": a listed translation is required; "keep": verbatim
+#   translations = { en = "accelerator", de = ["Beschleuniger"] }
+#
+# `tolmach glossary candidates` proposes terms; `tolmach glossary import` reads TBX or CSV.
+"""
+
+
+def init_project(
+    folder: Path, source_locale: str, locales: list[str], documents: list[str]
+) -> list[Path]:
+    """Scaffold a project in ``folder``: settings (``[tool.tolmach]`` in an existing
+    pyproject.toml, else a new tolmach.toml), the documents folder, ``locales/`` and an
+    empty glossary. Returns the files and folders made; refuses an existing project."""
+    existing = config_file(folder)
+    if existing is not None:
+        raise ConfigError(existing.name, None, "this folder is a tolmach project already")
+    source = validate_locale(source_locale)
+    targets = [validate_locale(locale) for locale in locales]
+    if source in targets:
+        raise LocaleError(f"{source_locale!r} is the source locale; it cannot be a target as well")
+    settings = new_settings(source_locale, locales, documents)
+    made = [_write_settings(folder, settings)]
+    for name in dict.fromkeys(pattern_root(pattern) for pattern in documents):
+        if name and not (folder / name).is_dir():
+            (folder / name).mkdir(parents=True)
+            made.append(folder / name)
+    config = load_config(folder)
+    if not config.locales_path.is_dir():
+        config.locales_path.mkdir(parents=True)
+        made.append(config.locales_path)
+    if not config.glossary_path.exists():
+        write_atomic(config.glossary_path, _GLOSSARY_STUB)
+        made.append(config.glossary_path)
+    return made
+
+
+def _write_settings(folder: Path, settings: dict) -> Path:
+    import tomlkit
+
+    pyproject = folder / "pyproject.toml"
+    if pyproject.is_file():
+        document = tomlkit.parse(pyproject.read_text("utf-8"))
+        tool = document.setdefault("tool", tomlkit.table(is_super_table=True))
+        tool["tolmach"] = settings  # type: ignore[index]
+        write_atomic(pyproject, tomlkit.dumps(document))
+        return pyproject
+    path = folder / CONFIG_FILE
+    header = "# tolmach settings: see `tolmach --help` and the README's Configuration.\n"
+    write_atomic(path, header + tomlkit.dumps(settings))
+    return path
+
+
+def _line_of(text: str, key: str) -> int | None:
+    match = re.search(rf"^\s*{re.escape(key)}\s*=", text, re.M)
+    return text.count("\n", 0, match.start()) + 1 if match else None
 
 
 def _suffix(path: Path) -> str:

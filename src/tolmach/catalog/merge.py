@@ -5,17 +5,21 @@ Semantics (``merge_catalog(old, template)`` returns a new catalog):
 * Entries come in template order, with the template's msgctxt, msgid,
   msgid_plural, references and extracted comments.
 * An exact match (same msgctxt and msgid) keeps its translation, translator
-  comments (``# ``) and flags such as waivers (``ignore-markup``).  It stays
-  fuzzy, with its ``#|`` previous msgid, only if it was fuzzy before.
+  comments (``# ``) and flags.  It stays fuzzy, with its ``#|`` previous msgid,
+  only if it was fuzzy before.  Waivers in its comments are pinned to its msgid
+  (:mod:`tolmach.catalog.waivers`).
 * A changed source string gets the closest previous translation, flagged
   ``fuzzy``, with the old msgid in ``#| msgid`` so editors show the difference,
   and an extracted comment ``fuzzy match: 87% (previous translation)``.  The
-  comment goes away once a translator clears the fuzzy flag.
+  comment goes away once a translator clears the fuzzy flag.  Its waivers stay
+  pinned to the old msgid, so they lapse visibly.
 * Without a close previous translation, the translation memory (if given) is
-  asked; its proposals are fuzzy too, even exact ones from other documents,
-  and say their origin: ``fuzzy match: 100% (memory: other.po, de)``.
+  asked; its suggestions are fuzzy too, even exact ones from other documents,
+  and say their origin: ``memory: 100% from other.po, de``.  Until a translator
+  confirms one, it counts as not translated yet (:mod:`tolmach.catalog.status`).
 * Old entries missing from the template become obsolete (``#~``), after the
-  live ones, in their old order; an obsolete entry whose msgid returns comes
+  live ones, in their old order, unless they became a fuzzy match (msgmerge
+  keeps no second copy either); an obsolete entry whose msgid returns comes
   back to life with its translation, and obsolete entries are fuzzy candidates.
 * The header comes from the old catalog (from the template when there is none).
 
@@ -40,9 +44,38 @@ from babel.messages.plurals import get_plural
 from rapidfuzz import fuzz
 
 from tolmach.catalog.similarity import FuzzyIndex
+from tolmach.catalog.status import MEMORY_NOTE, is_memory_suggestion
 from tolmach.catalog.template import GENERATOR
+from tolmach.catalog.waivers import flags_as_comment, pin_waivers
 
 FUZZY_NOTE = "fuzzy match: "
+_MEMORY_ORIGIN = "memory: "
+_NOTES = (FUZZY_NOTE, MEMORY_NOTE)
+
+
+@dataclass(frozen=True)
+class UpdateSummary:
+    """What an update did to one catalog, as msgmerge users expect to read it."""
+
+    new: int = 0  # source strings the catalog did not have (memory suggestions included)
+    fuzzy: int = 0  # changed source strings, offered their previous translation
+    obsolete: int = 0  # translated strings whose source is gone
+    kept: int = 0  # strings the catalog had already
+    memory: int = 0  # of the new ones, how many got a suggestion from the memory
+
+    def __add__(self, other: UpdateSummary) -> UpdateSummary:
+        return UpdateSummary(*(a + b for a, b in zip(self.counts(), other.counts(), strict=True)))
+
+    def counts(self) -> tuple[int, int, int, int, int]:
+        return (self.new, self.fuzzy, self.obsolete, self.kept, self.memory)
+
+    def __str__(self) -> str:
+        """``+3 new, ~2 fuzzy, −1 obsolete, 40 kept``, as sphinx-intl and msgmerge read."""
+        memory = f" ({self.memory} suggested by memory)" if self.memory else ""
+        return (
+            f"+{self.new} new{memory}, ~{self.fuzzy} fuzzy, −{self.obsolete} obsolete, "
+            f"{self.kept} kept"
+        )
 
 
 @dataclass(frozen=True)
@@ -71,19 +104,50 @@ def update_catalog(
     memory=None,
     document: str | None = None,
     now: datetime | None = None,
+    keep_obsolete: bool = True,
 ) -> polib.POFile:
     """Merge ``template`` into a locale's catalog (new when ``old`` is None).
 
     Translations are kept, changed sources become fuzzy with the previous msgid, vanished
-    ones obsolete; the header is set from Babel's data for the locale. Nothing in the
-    header changes unless the locale's data does, so an update without source changes
-    rewrites no byte.
+    ones obsolete (or dropped, without ``keep_obsolete``, as ``msgmerge --no-obsolete``);
+    the header is set from Babel's data for the locale. Nothing in the header changes
+    unless the locale's data does, so an update without source changes rewrites no byte.
     """
     merged = merge_catalog(
         old, template, threshold=fuzzy_threshold, memory=memory, locale=locale, document=document
     )
+    if not keep_obsolete:
+        for entry in [entry for entry in merged if entry.obsolete]:
+            merged.remove(entry)
     merged.metadata = _catalog_metadata(template, old, locale, now)
     return merged
+
+
+def summarize_update(old: polib.POFile | None, merged: polib.POFile) -> UpdateSummary:
+    """Count what :func:`update_catalog` did: new, fuzzy, obsolete and kept strings."""
+    before = {_key(e): e for e in old or () if not e.obsolete}
+    gone = {_key(e) for e in old or () if e.obsolete and _translated(e)}
+    live = [e for e in merged if not e.obsolete]
+    proposed_from = {(e.previous_msgctxt, e.previous_msgid) for e in live if _key(e) not in before}
+    counts = {"new": 0, "fuzzy": 0, "kept": 0, "memory": 0}
+    for entry in live:
+        if _key(entry) in before or (_key(entry) in gone and _translated(entry)):
+            counts["kept"] += 1
+        elif is_memory_suggestion(entry):
+            counts["new"] += 1
+            counts["memory"] += 1
+        elif "fuzzy" in entry.flags and _translated(entry):
+            counts["fuzzy"] += 1
+        else:
+            counts["new"] += 1
+    still = {_key(e) for e in live}
+    obsolete = sum(
+        1
+        for key, entry in before.items()
+        if key not in still and key not in proposed_from and _translated(entry)
+    )
+    return UpdateSummary(obsolete=obsolete, **counts)
+
 
 
 def _catalog_metadata(
@@ -147,6 +211,8 @@ def merge_catalog(
             )
             if proposal is not None:
                 _apply_proposal(merged, proposal, plurals)
+                if not proposal.origin.startswith(_MEMORY_ORIGIN):
+                    used.add(id(proposal.source))  # lives on as the fuzzy entry
             else:
                 _leave_untranslated(merged, plurals)
         result.append(merged)
@@ -192,17 +258,24 @@ def _from_template(wanted: polib.POEntry) -> polib.POEntry:
 
 
 def _without_fuzzy_note(comment: str) -> str:
-    return "\n".join(line for line in comment.split("\n") if not line.startswith(FUZZY_NOTE))
+    return "\n".join(line for line in comment.split("\n") if not line.startswith(_NOTES))
 
 
 def _fuzzy_note(comment: str) -> str | None:
-    return next((line for line in comment.split("\n") if line.startswith(FUZZY_NOTE)), None)
+    return next((line for line in comment.split("\n") if line.startswith(_NOTES)), None)
 
 
 def _carry_notes(merged: polib.POEntry, old: polib.POEntry) -> None:
-    """Translator comments and flags (waivers) survive; fuzzy is decided elsewhere."""
-    merged.tcomment = old.tcomment
-    for flag in old.flags:
+    """Translator comments and flags survive; fuzzy is decided elsewhere.
+
+    Waivers are pinned to the msgid they were given for. When the source text changed,
+    ``ignore-<check>`` flags become pinned comments too, so that they lapse visibly.
+    """
+    if (old.msgctxt, old.msgid) == (merged.msgctxt, merged.msgid):
+        flags, merged.tcomment = old.flags, pin_waivers(old.tcomment or "", old.msgid)
+    else:
+        flags, merged.tcomment = flags_as_comment(old, old.msgid)
+    for flag in flags:
         if flag != "fuzzy" and flag not in merged.flags:
             merged.flags.append(flag)
 
@@ -231,8 +304,12 @@ def _carry_exact(merged: polib.POEntry, old: polib.POEntry, plurals: int) -> Non
 
 
 def _note(score: float, origin: str) -> str:
-    """The extracted comment that says how close a fuzzy proposal is, and whence."""
-    return f"{FUZZY_NOTE}{int(score * 100 + 1e-9)}% ({origin})"
+    """The extracted comment that says how close a fuzzy proposal is, and whence:
+    ``fuzzy match: 87% (previous translation)``, ``memory: 100% from other.po, de``."""
+    percent = int(score * 100 + 1e-9)
+    if origin.startswith(_MEMORY_ORIGIN):
+        return f"{MEMORY_NOTE}{percent}% from {origin[len(_MEMORY_ORIGIN):]}"
+    return f"{FUZZY_NOTE}{percent}% ({origin})"
 
 
 def _copy_translation(merged: polib.POEntry, source: polib.POEntry, plurals: int) -> None:
@@ -297,7 +374,7 @@ def _ask_memory(
     if match is None:
         return None
     source = polib.POEntry(msgid=match.source, msgstr=match.target, msgctxt=match.context)
-    return Proposal(match.score, f"memory: {match.origin}", source)
+    return Proposal(match.score, f"{_MEMORY_ORIGIN}{match.origin}", source)
 
 
 class _ProposalFinder:
@@ -328,4 +405,11 @@ class _ProposalFinder:
         return Proposal(score, origin, source)
 
 
-__all__ = ["FUZZY_NOTE", "Proposal", "merge_catalog", "update_catalog"]
+__all__ = [
+    "FUZZY_NOTE",
+    "Proposal",
+    "UpdateSummary",
+    "merge_catalog",
+    "summarize_update",
+    "update_catalog",
+]

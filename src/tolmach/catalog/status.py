@@ -1,7 +1,9 @@
 """Where a catalog stands: which entries a build may use, and progress in words.
 
-A word is what a translator reads: code spans, link destinations, HTML tags and
-entities do not count (:func:`word_count`).
+A word is what a translator reads (:func:`word_count`). A fuzzy entry that the
+translation memory filled (``#. memory: 92% from other.po, de``) is a suggestion for a
+new string, not an outdated translation: it counts as untranslated until a translator
+confirms it.
 """
 
 from __future__ import annotations
@@ -12,9 +14,18 @@ from dataclasses import dataclass
 
 import polib
 
-__all__ = ["CatalogStats", "catalog_stats", "translations_of", "word_count"]
+__all__ = [
+    "MEMORY_NOTE",
+    "CatalogStats",
+    "catalog_stats",
+    "is_memory_suggestion",
+    "translations_of",
+    "word_count",
+]
 
-_WORD_RE = re.compile(r"\w+(?:[-'’]\w+)*")
+MEMORY_NOTE = "memory: "  # the extracted comment of a suggestion from the translation memory
+
+_WORD_RE = re.compile(r"\w+(?:(?:[-'’]|(?<=\d)[.,](?=\d))\w+)*")
 _MARKUP_RE = re.compile(r"`[^`]*`|\]\([^)]*\)|<[^>]*>|&#?\w+;")
 
 
@@ -27,8 +38,22 @@ def translations_of(po: polib.POFile) -> dict[str, str]:
     }
 
 
+def is_memory_suggestion(entry: polib.POEntry) -> bool:
+    """A fuzzy entry filled from the translation memory and not confirmed yet."""
+    return "fuzzy" in entry.flags and any(
+        line.startswith(MEMORY_NOTE) for line in (entry.comment or "").split("\n")
+    )
+
+
 def word_count(text: str) -> int:
-    """Words a translator reads: markup such as code spans and URLs does not count."""
+    """Words a translator reads: runs of letters and digits; a hyphen or apostrophe inside
+    a word joins it (``first-class``, ``ИИ-тренировки``: one word each), and so does a
+    decimal point or comma between digits (``3.8x``, ``1,5``). Code spans, link
+    destinations, HTML tags and entities are markup, not words.
+
+    >>> word_count("**Ускорение inference до 3.8x:** см. `hipcc` и [доки](https://x.y/z)")
+    7
+    """
     return len(_WORD_RE.findall(_MARKUP_RE.sub(" ", text)))
 
 
@@ -68,7 +93,9 @@ def catalog_stats(entries: Iterable[polib.POEntry]) -> CatalogStats:
             counts[6] += 1
             continue
         words = word_count(entry.msgid)
-        if "fuzzy" in entry.flags:
+        if is_memory_suggestion(entry):
+            slot = 2
+        elif "fuzzy" in entry.flags:
             slot = 1
         elif entry.translated():
             slot = 0

@@ -31,11 +31,15 @@ def extract_template(
     *,
     project: str,
     describe_terms: Callable[[str], str | None] | None = None,
+    location: str = "full",
 ) -> polib.POFile:
     """The ``.pot`` of one document: entries in source order, identical texts merged.
 
-    Each entry says where it lives (``#: path:LINE``) and what it is (``#.`` block type
-    and heading); ``describe_terms`` adds the glossary terms found in the text.
+    Each entry says where it lives and what it is (``#.`` block type and heading);
+    ``describe_terms`` adds the glossary terms found in the text. ``location`` is how
+    the place is written, as msgmerge's ``--add-location``: ``full`` (``#: path:LINE``),
+    ``file`` (``#: path``, so an edit above a paragraph does not touch its entry) or
+    ``never`` (no ``#:`` line).
     """
     pot = polib.POFile(wrapwidth=0)
     pot.metadata = _template_metadata(project)
@@ -48,7 +52,10 @@ def extract_template(
             entry = polib.POEntry(msgid=seg.text, msgstr="", occurrences=[], comment="")
             by_text[seg.text] = entry
             pot.append(entry)
-        entry.occurrences.append((source_path, str(seg.line)))
+        if location == "full":
+            entry.occurrences.append((source_path, str(seg.line)))
+        elif location == "file" and not entry.occurrences:
+            entry.occurrences.append((source_path, ""))
         _add_comment_line(entry, seg.comment)
     if describe_terms is not None:
         for entry in pot:

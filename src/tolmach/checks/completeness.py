@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from tolmach.catalog.status import is_memory_suggestion
 from tolmach.checks.registry import EntryContext, check
 
 __all__ = ["fuzzy", "has_translatable_words", "identical", "obsolete", "untranslated"]
@@ -20,18 +21,20 @@ _WORD_RE = re.compile(r"[^\W\d_]+")
 
 
 def _entry_state(ctx: EntryContext) -> tuple[bool, bool]:
-    """(obsolete, fuzzy) of the entry behind ``ctx``."""
+    """(obsolete, fuzzy) of the entry behind ``ctx``; a suggestion of the translation
+    memory is not fuzzy but untranslated, as ``tolmach stats`` counts it."""
     entry = ctx.entry
     if entry is None:
         return False, False
-    return bool(entry.obsolete), "fuzzy" in entry.flags
+    return bool(entry.obsolete), "fuzzy" in entry.flags and not is_memory_suggestion(entry)
 
 
 @check("untranslated", severity="warning", per="catalog", summary="untranslated entries: {n}")
 def untranslated(ctx: EntryContext) -> Iterator[str]:
-    """Entries with no translation yet (counted per catalog)."""
+    """Entries with no translation yet, memory suggestions included (counted per catalog)."""
     obsolete_entry, fuzzy_entry = _entry_state(ctx)
-    if not obsolete_entry and not fuzzy_entry and not ctx.target.strip():
+    suggestion = ctx.entry is not None and is_memory_suggestion(ctx.entry)
+    if not obsolete_entry and not fuzzy_entry and (suggestion or not ctx.target.strip()):
         yield "untranslated"
 
 

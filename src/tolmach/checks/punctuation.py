@@ -68,11 +68,19 @@ _DOUBLE_QUOTE_RE = re.compile(f"[{_DOUBLE_QUOTES}]")
 _REPEATED_WORD_RE = re.compile(r"(?<!\w)([^\W\d_]{2,})\s+(\1)(?!\w)", re.IGNORECASE)
 _ALLOWED_REPEATS = {"de": {"die", "der", "das"}, "en": {"that", "had"}, "fr": {"nous", "vous"}}
 _DOUBLE_SPACE_RE = re.compile(r"(?<=\S) {2,}(?=\S)")
+# A space before a mark that ends a clause: "платформи ." — not ".NET", not "5 ,5".
+_SPACE_BEFORE_RE = re.compile(r"(?<=\S)[ \t\u00a0\u202f]+([.,;:!?])(?![\w])")
+# Languages whose typography puts a (narrow no-break) space before some marks.
+_SPACED_MARKS = {"fr": ";:!?"}
 
 
 @check("punctuation")
 def punctuation(ctx: EntryContext) -> Iterator[str]:
-    """The sentence end of the source is kept (full-width 。？！ in Chinese and Japanese)."""
+    """Sentence end kept (full-width 。？！ in Chinese, Japanese); no space before . , ; : ! ?
+
+    French typography puts a space before ; : ! ? and is left alone there.
+    """
+    yield from _space_before_marks(ctx)
     source_end = sentence_end(ctx.source_markup.text)
     target_end = sentence_end(ctx.target_markup.text)
     if source_end is None and target_end is None:
@@ -86,6 +94,23 @@ def punctuation(ctx: EntryContext) -> Iterator[str]:
         yield f"sentence end changed: {source_end[1]!r} → {target_end[1]!r}"
     else:
         yield from _full_width_end(ctx, target_end)
+
+
+def _space_before_marks(ctx: EntryContext) -> Iterator[str]:
+    """A space before . , ; : ! ? that the source does not have, except where the target
+    language's typography wants one (French: before ; : ! ?)."""
+    spaced = _SPACED_MARKS.get(ctx.language, "")
+    source = [m.group(1) for m in _SPACE_BEFORE_RE.finditer(ctx.source_markup.text)]
+    text = ctx.target_markup.text
+    for match in _SPACE_BEFORE_RE.finditer(text):
+        mark = match.group(1)
+        if mark in spaced:
+            continue
+        if mark in source:
+            source.remove(mark)
+            continue
+        context = text[max(0, match.start() - 15) : match.end() + 5].strip()
+        yield f"space before {mark!r}: {context!r}"
 
 
 def sentence_end(text: str) -> tuple[str, str] | None:

@@ -78,7 +78,8 @@ def check(
 
 @dataclass(frozen=True)
 class Finding:
-    """One problem found in one catalog, at the line where its entry starts."""
+    """One problem found in one catalog, at the line where its entry starts, with the
+    place of its text in the Markdown source and what to do about it."""
 
     path: str
     line: int
@@ -87,10 +88,15 @@ class Finding:
     message: str
     msgid: str = ""
     waived: bool = False
+    source: str = ""  # "seeds/article.ru.md:12": where the text is in the source
+    fix: str = ""  # how to fix it, or waive it
 
     def __str__(self) -> str:
+        """``path.po:LINE (source.md:LINE): severity: [check] message — how to fix``."""
         severity = "waived" if self.waived else self.severity
-        return f"{self.path}:{self.line}: {severity}: [{self.check}] {self.message}"
+        place = f"{self.path}:{self.line}" + (f" ({self.source})" if self.source else "")
+        text = f"{place}: {severity}: [{self.check}] {self.message}"
+        return f"{text} — {self.fix}" if self.fix and not self.waived else text
 
 
 class CheckError(Exception):

@@ -7,8 +7,9 @@ which editors and terminals turn into a jump to the entry.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict
+from typing import Any
 
 from rich.console import Console
 from rich.markup import escape
@@ -72,10 +73,22 @@ def render_human(findings: Sequence[Finding], console: Console, paths: Sequence[
         console.print(_summary_table(summarize(findings, paths)))
 
 
-def render_json(findings: Sequence[Finding], paths: Sequence[str] = ()) -> str:
-    """A stable document for CI and editors: every finding, and counts per file and in all."""
-    summary = summarize(findings, paths)
+def render_json(
+    findings: Sequence[Finding], paths: Sequence[str] = (), progress: Mapping[str, Any] | None = None
+) -> str:
+    """A stable document for CI and editors: every finding, and counts per file and in all.
+
+    ``progress`` maps a catalog's path to its row (:class:`tolmach.catalog.progress.CatalogRow`):
+    each file then also says its locale, document and the counts ``tolmach stats --format
+    json`` gives, under the same names.
+    """
+    from tolmach.catalog.progress import progress_record
+
+    summary: dict[str, dict[str, Any]] = dict(summarize(findings, paths))
     totals = {key: sum(c[key] for c in summary.values()) for key in _COUNTS}
+    for path, row in (progress or {}).items():
+        counts = summary.setdefault(path, dict.fromkeys(_COUNTS, 0))
+        summary[path] = row.key() | counts | {"progress": progress_record(row.stats)}
     document = {
         "version": JSON_SCHEMA_VERSION,
         "findings": [asdict(f) for f in findings],

@@ -2,9 +2,11 @@
 
 A published translation (translated, not fuzzy, not obsolete) goes through every entry
 check; every entry goes through the catalog checks, whose hits are summed per catalog.
-A flag ``#, ignore-<check>`` (Weblate's convention) waives that check for the entry: its
-findings are kept, marked ``waived``, so the report shows them apart for review. A flag
-naming no check is an error on that entry.
+A waiver (:mod:`tolmach.catalog.waivers`: the translator comment
+``# tolmach: ignore <check> — reason``, or the older flag ``#, ignore-<check>``) waives
+that check for the entry: its findings are kept, marked ``waived``, so the report shows
+them apart for review. A waiver naming no check is an error on that entry; one pinned to
+another source text has lapsed: the check applies again and a warning says why.
 """
 
 from __future__ import annotations
@@ -12,18 +14,19 @@ from __future__ import annotations
 import difflib
 import re
 from collections import defaultdict
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
 import polib
 
+from tolmach.catalog.waivers import Waiver, waivers_in
 from tolmach.checks.config import CheckConfig
+from tolmach.checks.hints import how_to_fix
 from tolmach.checks.registry import CHECKS, Check, CheckError, EntryContext, Finding, parse_kind
 
-__all__ = ["check_catalog", "check_entry", "read_catalog", "waivers_of"]
+__all__ = ["check_catalog", "check_entry", "lapsed_waivers", "read_catalog", "waivers_of"]
 
-WAIVER_PREFIX = "ignore-"
 WAIVER_CHECK = "waiver"
 _FIRST_LINES = 5
 
@@ -37,11 +40,15 @@ def check_entry(
     source_locale: str = "ru",
     path: str = "<entry>",
     asset_variants: Any = None,
+    source: str = "",
 ) -> list[Finding]:
-    """Findings of the entry checks on one entry, waived ones marked, plus bad waivers."""
+    """Findings of the entry checks on one entry, waived ones marked, plus bad and lapsed
+    waivers. ``source`` is where the text is in the Markdown (``article.md:12``)."""
     config = config or CheckConfig()
+    source = source or _first_occurrence(entry)
     waived = waivers_of(entry)
-    findings = list(_bad_waivers(entry, path, waived))
+    findings = list(_bad_waivers(entry, path, source))
+    findings += _lapsed(entry, path, source)
     if not _is_published(entry):
         return findings
     used: set[str] = set()
@@ -52,8 +59,10 @@ def check_entry(
                 is_waived = check.name in waived
                 if is_waived:
                     used.add(check.name)
-                findings.append(_finding(entry, path, check, config, prefix + message, is_waived))
-    findings.extend(_stale_waivers(entry, path, waived - used, config))
+                findings.append(
+                    _finding(entry, path, check, config, prefix + message, is_waived, source)
+                )
+    findings.extend(_stale_waivers(entry, path, waived - used, config, source))
     return findings
 
 
@@ -77,21 +86,32 @@ def check_catalog(
     termbase: Any = None,
     source_locale: str = "ru",
     asset_variants: Any = None,
+    sources: Mapping[str, str] | None = None,
 ) -> list[Finding]:
     """All findings for one catalog, in line order: entry checks, then catalog counts.
 
     ``asset_variants`` lets a translation point to an existing localized variant of an
-    image (see :func:`tolmach.markdown.assets.variant_checker`)."""
+    image (see :func:`tolmach.markdown.assets.variant_checker`); ``sources`` maps a msgid
+    to its place in the Markdown source (``article.md:12``); without it, an entry's first
+    ``#:`` reference is used.
+    """
     config = config or CheckConfig()
+    sources = sources or {}
     findings: list[Finding] = []
     for entry in po:
         findings.extend(
             check_entry(
-                entry, locale, config, termbase=termbase, source_locale=source_locale, path=path,
+                entry,
+                locale,
+                config,
+                termbase=termbase,
+                source_locale=source_locale,
+                path=path,
                 asset_variants=asset_variants,
+                source=sources.get(entry.msgid, ""),
             )
         )
-    findings.extend(_catalog_counts(po, path, locale, config, source_locale))
+    findings.extend(_catalog_counts(po, path, locale, config, source_locale, sources))
     findings.sort(key=lambda f: (f.path, f.line, f.check))
     return findings
 
@@ -114,8 +134,21 @@ def read_catalog(path: str | Path) -> polib.POFile:
 
 
 def waivers_of(entry: polib.POEntry) -> set[str]:
-    """Check names waived on ``entry`` by ``ignore-<check>`` flags."""
-    return {f[len(WAIVER_PREFIX) :] for f in entry.flags if f.startswith(WAIVER_PREFIX)}
+    """Check names waived on ``entry``: by comments that hold for its msgid, and by flags."""
+    return {w.check for w in waivers_in(entry) if w.holds_for(entry.msgid)}
+
+
+def lapsed_waivers(entry: polib.POEntry) -> list[Waiver]:
+    """Waivers given for another source text than the entry's msgid."""
+    return [w for w in waivers_in(entry) if not w.holds_for(entry.msgid)]
+
+
+def _first_occurrence(entry: polib.POEntry) -> str:
+    """``path:line`` of the entry's first ``#:`` reference, or ``""``."""
+    if not entry.occurrences:
+        return ""
+    path, line = entry.occurrences[0]
+    return f"{path}:{line}" if line else path
 
 
 def _is_published(entry: polib.POEntry) -> bool:
@@ -149,7 +182,13 @@ def _contexts(
 
 
 def _finding(
-    entry: polib.POEntry, path: str, check: Check, config: CheckConfig, message: str, waived: bool
+    entry: polib.POEntry,
+    path: str,
+    check: Check,
+    config: CheckConfig,
+    message: str,
+    waived: bool,
+    source: str = "",
 ) -> Finding:
     return Finding(
         path,
@@ -159,25 +198,59 @@ def _finding(
         message,
         entry.msgid,
         waived,
+        source,
+        how_to_fix(check.name),
     )
 
 
-def _bad_waivers(entry: polib.POEntry, path: str, waived: set[str]) -> Iterator[Finding]:
-    for name in sorted(waived - CHECKS.keys()):
-        close = difflib.get_close_matches(name, list(CHECKS), n=1)
-        hint = f" (did you mean ignore-{close[0]}?)" if close else ""
+def _bad_waivers(entry: polib.POEntry, path: str, source: str) -> Iterator[Finding]:
+    """A waiver that names no check is an error: a typo must not hide as a waiver."""
+    for waiver in waivers_in(entry):
+        if waiver.check in CHECKS:
+            continue
+        close = difflib.get_close_matches(waiver.check, list(CHECKS), n=1)
+        if waiver.form == "flag":
+            hint = f" (did you mean ignore-{close[0]}?)" if close else ""
+            message = f"flag ignore-{waiver.check} names no check{hint}"
+        else:
+            hint = f" (did you mean {close[0]!r}?)" if close else ""
+            message = f"waiver 'tolmach: ignore {waiver.check}' names no check{hint}"
         yield Finding(
             path,
             entry.linenum or 0,
             WAIVER_CHECK,
             "error",
-            f"flag ignore-{name} names no check{hint}",
+            message,
             entry.msgid,
+            source=source,
+            fix=how_to_fix(WAIVER_CHECK),
         )
 
 
+def _lapsed(entry: polib.POEntry, path: str, source: str) -> list[Finding]:
+    """A waiver given for an earlier source text no longer waives: say so, once each."""
+    return [
+        Finding(
+            path,
+            entry.linenum or 0,
+            WAIVER_CHECK,
+            "warning",
+            f"waiver 'ignore {waiver.check}' was given for an earlier source text "
+            f"[msgid {waiver.pin}]; the check applies again",
+            entry.msgid,
+            source=source,
+            fix=(
+                f"check the translation against the new source, then delete "
+                f"'[msgid {waiver.pin}]' to renew the waiver, or delete the waiver"
+            ),
+        )
+        for waiver in lapsed_waivers(entry)
+        if waiver.check in CHECKS
+    ]
+
+
 def _stale_waivers(
-    entry: polib.POEntry, path: str, unused: set[str], config: CheckConfig
+    entry: polib.POEntry, path: str, unused: set[str], config: CheckConfig, source: str = ""
 ) -> Iterator[Finding]:
     """A waiver with nothing to waive is still listed: reviewers should see every waiver."""
     for name in sorted(unused & CHECKS.keys()):
@@ -190,11 +263,17 @@ def _stale_waivers(
                 f"ignore-{name}: nothing to waive (stale waiver?)",
                 entry.msgid,
                 True,
+                source,
             )
 
 
 def _catalog_counts(
-    po: polib.POFile, path: str, locale: str, config: CheckConfig, source_locale: str
+    po: polib.POFile,
+    path: str,
+    locale: str,
+    config: CheckConfig,
+    source_locale: str,
+    sources: Mapping[str, str],
 ) -> Iterator[Finding]:
     hits: dict[str, list[polib.POEntry]] = defaultdict(list)
     checks = list(_enabled(config, "catalog"))
@@ -216,16 +295,21 @@ def _catalog_counts(
         waived = [e for e in entries if check.name in waivers_of(e)]
         counted = [e for e in entries if check.name not in waivers_of(e)]
         if counted:
+            first = counted[0]
             yield Finding(
                 path,
-                counted[0].linenum or 0,
+                first.linenum or 0,
                 check.name,
                 config.severity_of(check.name),
                 _count_message(check, counted),
-                counted[0].msgid,
+                first.msgid,
+                source=sources.get(first.msgid) or _first_occurrence(first),
+                fix=how_to_fix(check.name),
             )
         for entry in waived:
-            yield _finding(entry, path, check, config, f"{check.name}: waived on this entry", True)
+            source = sources.get(entry.msgid) or _first_occurrence(entry)
+            message = f"{check.name}: waived on this entry"
+            yield _finding(entry, path, check, config, message, True, source)
 
 
 def _all_forms(entry: polib.POEntry) -> str:

@@ -16,9 +16,9 @@ import click
 from tolmach.cli.common import AppState
 from tolmach.cli.glossary import glossary
 from tolmach.cli.pipeline import build, check, extract, pseudo, stats, update
+from tolmach.cli.project import init, locale
 from tolmach.cli.publish import preview, publish, screenshots
 from tolmach.cli.tm import tm
-from tolmach.config import find_project_root
 
 __all__ = ["cli", "main"]
 
@@ -29,7 +29,8 @@ __all__ = ["cli", "main"]
     "--project",
     "project_dir",
     type=click.Path(exists=True, file_okay=False, path_type=Path),
-    help="Project folder (default: the nearest folder with [tool.tolmach] in pyproject.toml).",
+    help="Look for the project from this folder up (default: the current folder): the "
+    "nearest pyproject.toml with [tool.tolmach], or tolmach.toml.",
 )
 @click.version_option(package_name="tolmach")
 @click.pass_context
@@ -38,6 +39,7 @@ def cli(ctx: click.Context, project_dir: Path | None) -> None:
 
     \b
     Typical workflow on a project:
+      tolmach init --source-locale ru -l de   # settings, seeds/, locales/
       tolmach extract            # seeds/*.md  -> locales/<doc>.pot
       tolmach update -l de       # .pot        -> locales/de/LC_MESSAGES/<doc>.po
       (translate the .po in Poedit, Lokalize or Weblate)
@@ -45,11 +47,11 @@ def cli(ctx: click.Context, project_dir: Path | None) -> None:
       tolmach build -l de        # .po         -> output/de/<doc>.md
       tolmach stats
     """
-    root = project_dir or find_project_root(Path.cwd()) or Path.cwd()
-    ctx.obj = AppState(root=root.resolve())
+    ctx.obj = AppState(start=(project_dir or Path.cwd()).absolute())
 
 
-for _command in (extract, update, build, pseudo, stats, check, glossary, tm, publish, preview, screenshots):
+for _command in (init, locale, extract, update, check, build, stats, pseudo, publish, preview,
+                 screenshots, glossary, tm):
     cli.add_command(_command)
 
 

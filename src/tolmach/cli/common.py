@@ -1,26 +1,28 @@
 """What every command shares: the project it works on, and how errors are shown.
 
-A command gets the project lazily through :data:`pass_state` (so ``--help`` and the
-single-file forms never read a configuration) and wraps its body in
-:func:`reports_errors`, which turns the library's expected errors into one line and
-exit code 1; anything else is a bug and keeps its traceback.
+A command gets the project lazily through :data:`pass_state` (so ``--help``, ``init``
+and the single-file forms never look for a project or read a configuration) and wraps
+its body in :func:`reports_errors`, which turns the library's expected errors into one
+line and exit code 1; anything else is a bug and keeps its traceback.
 """
 
 from __future__ import annotations
 
 import functools
-from dataclasses import dataclass
+import sys
 from pathlib import Path
 
 import click
 
-from tolmach.config import Config, load_config
+from tolmach.config import Config, load_config, locate_project
 from tolmach.fileio import error_message, write_atomic
 
 __all__ = [
     "AppState",
     "emit",
     "error_line",
+    "format_option",
+    "is_terminal",
     "locale_option",
     "pass_state",
     "report_file",
@@ -37,8 +39,10 @@ EXPECTED_ERRORS = frozenset(
         "CheckError",
         "ConfigError",
         "GlossaryError",
+        "LocaleError",
         "OutsideError",
         "ProjectLocked",
+        "ProjectNotFound",
         "PublishError",
         "SourceError",
         "TmxError",
@@ -49,12 +53,21 @@ EXPECTED_ERRORS = frozenset(
 )
 
 
-@dataclass
 class AppState:
-    """Shared by all commands: where the project is; its configuration, loaded lazily."""
+    """Shared by all commands: where the project is, found when first asked for (from
+    ``start`` upwards, as git finds a repository); its configuration, loaded lazily."""
 
-    root: Path
-    loaded: Config | None = None
+    def __init__(self, root: Path | None = None, start: Path | None = None) -> None:
+        self.found = Path(root).resolve() if root is not None else None
+        self.start = start or Path.cwd()
+        self.loaded: Config | None = None
+
+    @property
+    def root(self) -> Path:
+        """The project folder; :class:`~tolmach.config.ProjectNotFound` when there is none."""
+        if self.found is None:
+            self.found = locate_project(self.start).resolve()
+        return self.found
 
     @property
     def config(self) -> Config:
@@ -90,7 +103,10 @@ def error_line(exc: Exception) -> str:
     """The error as one line, its file named relative to the project root."""
     context = click.get_current_context(silent=True)
     state = context.find_object(AppState) if context is not None else None
-    return error_message(exc, state.root) if state is not None else str(exc)
+    if state is None:
+        return str(exc)
+    # the project when one was found, else the folder it was looked for from (-C or here)
+    return error_message(exc, state.found or state.start)
 
 
 def locale_option(func):
@@ -100,8 +116,25 @@ def locale_option(func):
         "locales",
         multiple=True,
         metavar="LOCALE",
-        help="Target locale (repeatable); default: all configured locales.",
+        help="Configured target locale, as de_DE or de-DE (repeatable); default: all.",
     )(func)
+
+
+def format_option(*choices: str, default: str, explained: str):
+    """``--format``: how a command prints its result, for people or for scripts."""
+    return click.option(
+        "--format",
+        "fmt",
+        type=click.Choice(choices),
+        default=default,
+        show_default=True,
+        help=explained,
+    )
+
+
+def is_terminal() -> bool:
+    """True when standard output is a terminal: tables are drawn only for people."""
+    return sys.stdout.isatty()
 
 
 def shown(path: Path, root: Path) -> str:

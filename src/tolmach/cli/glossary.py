@@ -14,7 +14,7 @@ import click
 from markdown_it import MarkdownIt
 from mdit_py_plugins.front_matter import front_matter_plugin
 
-from tolmach.config import Config, load_config
+from tolmach.config import Config, ConfigError, ProjectNotFound, load_config, locate_project
 from tolmach.fileio import write_atomic
 from tolmach.glossary import GlossaryError, Termbase, load_termbase
 from tolmach.glossary.candidates import find_candidates
@@ -32,11 +32,16 @@ _FORMATS = ("tbx", "csv")
 
 
 def _config() -> Config:
-    """The project's configuration (from the main CLI's state, else the current folder)."""
+    """The project's configuration (from the main CLI's state, else the project the
+    current folder is in); no project is a one-line error, not a glossary made anywhere."""
     obj = click.get_current_context().find_root().obj
-    root = getattr(obj, "root", None)
-    config = getattr(obj, "config", None)
-    return config if isinstance(config, Config) else load_config(root or Path.cwd())
+    try:
+        config = getattr(obj, "config", None)
+        if isinstance(config, Config):
+            return config
+        return load_config(getattr(obj, "root", None) or locate_project(Path.cwd()))
+    except (ProjectNotFound, ConfigError) as error:
+        raise click.ClickException(str(error)) from None
 
 
 def _shown(path: Path) -> str:

@@ -18,6 +18,8 @@ from tolmach.catalog.template import extract_template
 from tolmach.cli.common import (
     AppState,
     emit,
+    format_option,
+    is_terminal,
     locale_option,
     pass_state,
     report_file,
@@ -50,9 +52,12 @@ def extract(state: AppState, source: Path | None, output: Path | None) -> None:
       tolmach extract article.md -o article.pot    # one file, no project needed
     """
     if source is None:
+        project = state.project()
         with project_lock(state.root):
-            for result in state.project().extract():
+            for result in project.extract():
                 report_file(state, result.path, result.written)
+        for pattern in project.unmatched_patterns():
+            click.echo(f"warning: documents pattern {pattern!r} matches no file", err=True)
         return
     if output is None:
         raise click.UsageError("single-file extract needs -o OUT.pot")
@@ -64,21 +69,44 @@ def extract(state: AppState, source: Path | None, output: Path | None) -> None:
 
 @click.command()
 @locale_option
+@click.option("--obsolete/--no-obsolete", "keep_obsolete", default=None,
+              help="Keep removed strings as #~ entries, or drop them as msgmerge "
+              "--no-obsolete does (default: the keep-obsolete setting, on).")
+@format_option("text", "json", default="text",
+               explained="text: one line per catalog and a total; json: for scripts.")
 @pass_state
 @reports_errors
-def update(state: AppState, locales: tuple[str, ...]) -> None:
+def update(
+    state: AppState, locales: tuple[str, ...], keep_obsolete: bool | None, fmt: str
+) -> None:
     """Create or update the .po catalogs of each locale from the templates.
 
     Existing translations are kept; changed source strings become fuzzy with the
-    previous msgid (#|); removed ones become obsolete (#~).
+    previous msgid (#|); removed ones become obsolete (#~). New strings get suggestions
+    from the translation memory (fuzzy, `#. memory: 92% from <doc>`). Prints per catalog
+    and in total: `+3 new, ~2 fuzzy, −1 obsolete, 40 kept`.
 
     \b
-    Example:
+    Examples:
       tolmach update -l en -l de
+      tolmach update --no-obsolete --format json
     """
+    from tolmach.catalog.merge import UpdateSummary
+    from tolmach.catalog.progress import update_json, update_text
+
+    project = state.project()
+    locales = tuple(project.select_locales(locales))  # a mistake stops before the lock
     with project_lock(state.root):
-        for result in state.project().update(locales):
-            report_file(state, result.path, result.written)
+        results = project.update(locales, keep_obsolete=keep_obsolete)
+    rows = [project.catalog_row(result) for result in results]
+    if fmt == "json":
+        click.echo(update_json(rows))
+        return
+    for row in rows:
+        click.echo(update_text(row))
+    total = sum((row.summary or UpdateSummary() for row in rows), UpdateSummary())
+    written = sum(1 for row in rows if row.written)
+    click.echo(f"total: {total} ({len(rows)} catalogs, {written} written)")
 
 
 @click.command()
@@ -100,7 +128,8 @@ def update(state: AppState, locales: tuple[str, ...]) -> None:
     "--threshold",
     type=click.FloatRange(0, 100),
     default=None,
-    help="Minimum %% of source words translated to write a locale (default from config, 80).",
+    help="Minimum percentage of source words translated to write a locale "
+    "(default: the threshold setting, 80).",
 )
 @click.option(
     "--strict", is_flag=True, help="Refuse to write a locale whose catalog has check errors."
@@ -132,8 +161,10 @@ def build(
         _build_single(source, po_path, output)
         return
     failed = False
+    project = state.project()
+    locales = tuple(project.select_locales(locales))  # a mistake stops before the lock
     with project_lock(state.root):
-        for result in state.project().build(locales, threshold=threshold, strict=strict):
+        for result in project.build(locales, threshold=threshold, strict=strict):
             label = f"{result.locale}/{result.document}"
             if result.skipped:
                 failed = failed or bool(result.findings)
@@ -195,67 +226,134 @@ def pseudo(template: Path, output: Path, locale: str) -> None:
 
 @click.command()
 @locale_option
+@format_option(
+    "table",
+    "json",
+    "csv",
+    default="table",
+    explained="table: for people (plain columns when not a terminal); json, csv: for scripts.",
+)
 @pass_state
 @reports_errors
-def stats(state: AppState, locales: tuple[str, ...]) -> None:
-    """Show translation progress per locale and document, in segments and words.
+def stats(state: AppState, locales: tuple[str, ...], fmt: str) -> None:
+    """Show translation progress per locale and document, in entries and source words.
+
+    A memory suggestion counts as untranslated until a translator confirms it. Words are
+    counted as a translator reads them: see "Word counts" in the README.
 
     \b
-    Example:
+    Examples:
       tolmach stats -l de
+      tolmach stats --format json | jq '.total.percent'
+      tolmach stats --format csv > progress.csv
     """
-    from rich.console import Console
-    from rich.table import Table
+    from tolmach.catalog.progress import (
+        STATS_COLUMNS,
+        stats_cells,
+        stats_csv,
+        stats_json,
+        stats_text,
+    )
 
-    table = Table(title="Translation progress", title_justify="left")
-    for column in ("locale", "document", "translated", "fuzzy", "untranslated", "words done", "%"):
-        table.add_column(column, justify="left" if column in ("locale", "document") else "right")
-    for result in state.project().stats(locales):
-        s = result.stats
-        table.add_row(
-            result.locale,
-            result.document,
-            str(s.translated),
-            str(s.fuzzy),
-            str(s.untranslated),
-            f"{s.translated_words}/{s.total_words}",
-            f"{s.percent:.0f}",
-        )
-    Console(width=100).print(table)
+    project = state.project()
+    rows = [project.catalog_row(result) for result in project.stats(locales)]
+    if fmt == "json":
+        click.echo(stats_json(rows))
+    elif fmt == "csv":
+        click.echo(stats_csv(rows), nl=False)
+    elif not is_terminal():
+        click.echo(stats_text(rows), nl=False)
+    else:
+        from rich.console import Console
+        from rich.table import Table
+
+        table = Table(title="Translation progress", title_justify="left")
+        for number, column in enumerate(STATS_COLUMNS):
+            table.add_column(column, justify="left" if number < 2 else "right")
+        for cells in stats_cells(rows):
+            table.add_row(*cells)
+        Console().print(table)
 
 
 @click.command()
 @locale_option
-@click.option("--format", "fmt", type=click.Choice(["human", "json"]), default="human",
-              show_default=True, help="json: a stable schema for CI and editors.")
-@click.option("--list", "list_only", is_flag=True, help="List the checks with severity and explanation.")
+@format_option("human", "json", default="human",
+               explained="json: a stable schema for CI and editors (as stats --format json).")
+@click.option("--list", "list_only", is_flag=True,
+              help="List the checks with severity and explanation.")
+@click.option("--annotate", "annotate_dir", type=click.Path(file_okay=False, path_type=Path),
+              help="Also write a copy of each catalog, findings as translator comments, "
+              "to DIR/<locale>/<doc>.po for a PO editor.")
 @pass_state
 @reports_errors
-def check(state: AppState, locales: tuple[str, ...], fmt: str, list_only: bool) -> None:
+def check(
+    state: AppState, locales: tuple[str, ...], fmt: str, list_only: bool, annotate_dir: Path | None
+) -> None:
     """Check translations: markup, numbers, glossary, punctuation, length, completeness.
 
-    Prints `path.po:LINE: severity: [check] message` per finding (editors jump to the
-    line), then waivers and a summary. Exit code 1 when there are errors.
+    Prints `path.po:LINE (source.md:LINE): severity: [check] message — how to fix` per
+    finding (editors jump to the line), then waivers and a summary. Exit code 1 when
+    there are errors. Waive a check on one entry with a translator comment:
+    `# tolmach: ignore numbers — reason`.
 
     \b
     Examples:
       tolmach check                 # every locale
       tolmach check -l de --format json
+      tolmach check -l de --annotate review/   # review/de/<doc>.po, open in Poedit
       tolmach check --list
     """
     from rich.console import Console
 
     from tolmach.checks.report import has_errors, list_checks, render_human, render_json
 
-    project = state.project()
     if list_only:
-        for name, severity, explanation in list_checks(project.check_config):
+        for name, severity, explanation in list_checks(_check_config(state)):
             click.echo(f"{name:<16} {severity:<8} {explanation}")
         return
+    project = state.project()
     findings = project.check(locales)
+    catalogs = project.catalogs(locales)
+    paths = [project.shown(path) for _, _, path in catalogs]
     if fmt == "json":
-        click.echo(render_json(findings))
+        progress = {row.path: row for row in map(project.catalog_row, project.stats(locales))}
+        click.echo(render_json(findings, paths, progress))
     else:
-        render_human(findings, Console(width=120, highlight=False))
+        render_human(findings, Console(width=120, highlight=False), paths)
+    if annotate_dir is not None:
+        _annotate(state, project, catalogs, findings, annotate_dir)
     if has_errors(findings):
         sys.exit(1)
+
+
+def _check_config(state: AppState):
+    """The project's check settings; the defaults outside a project (``check --list``)."""
+    from tolmach.checks import CheckConfig
+    from tolmach.config import ProjectNotFound
+
+    try:
+        return state.project().check_config
+    except ProjectNotFound:
+        return CheckConfig()
+
+
+def _annotate(state: AppState, project, catalogs, findings, folder: Path) -> None:
+    from tolmach.catalog.pofile import write_po
+    from tolmach.checks.annotate import annotate_catalog
+
+    for locale, doc, path in catalogs:
+        if not path.is_file():
+            continue
+        shown = project.shown(path)
+        own = [f for f in findings if f.path == shown]
+        target = folder / locale / f"{doc}.po"
+        write_po(annotate_catalog(read_po(path), own), target, width=project.config.po_width)
+        click.echo(f"annotated {shown} → {shown_path(target)}", err=True)
+
+
+def shown_path(path: Path) -> str:
+    """A path as the user typed it, relative to the working directory when inside it."""
+    try:
+        return path.resolve().relative_to(Path.cwd().resolve()).as_posix()
+    except ValueError:
+        return str(path)

@@ -30,7 +30,7 @@ GENERATORS = ("mkdocs", "hugo", "vitepress", "docusaurus")
               help="Minimum share of source words translated (default: the project's).")
 @click.option("--allow-errors", is_flag=True,
               help="Publish translations with check errors too (each is reported).")
-@click.option("--review", "review", type=click.Choice(["separate", "in-site", "none"]),
+@click.option("--review", "review", type=click.Choice(["separate", "in-site", "none"]), metavar="WHERE",
               default="separate", show_default=True,
               help="Reviewer pages: in <output-dir>/review, inside the site, or none.")
 @click.option("--no-search", is_flag=True, help="No Pagefind search index.")
@@ -47,6 +47,8 @@ def publish(output: Path | None, locales: tuple[str, ...], threshold: float | No
     \b
     A translation is published when it reaches the threshold and has no check errors;
     the others are listed with the reason, and their reviewer pages say what to fix.
+
+    \b
     Examples:
       tolmach publish                  # output/site/index.html, <locale>/<doc>.html
       tolmach publish -l de            # rebuild German pages; lists stay complete
@@ -146,8 +148,10 @@ def preview(locale: str, port: int) -> None:
               type=click.Path(file_okay=False, path_type=Path), help="Folder for the PNGs.")
 @click.option("-l", "--locale", "locales", multiple=True, metavar="LOCALE",
               help="Target locale (repeatable); default: all configured locales.")
-@click.option("--width", default=1280, show_default=True, type=click.IntRange(320, 4000))
-@click.option("--height", default=900, show_default=True, type=click.IntRange(240, 4000))
+@click.option("--width", default=1280, show_default=True, type=click.IntRange(320, 4000),
+              help="Width of the browser window, in CSS pixels.")
+@click.option("--height", default=900, show_default=True, type=click.IntRange(240, 4000),
+              help="Height of the browser window (the first screen), in CSS pixels.")
 @click.option("--full-page", is_flag=True, help="Capture whole pages, not the first screen.")
 @reports_errors
 def screenshots(output: Path, locales: tuple[str, ...], width: int, height: int,

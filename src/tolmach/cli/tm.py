@@ -28,23 +28,30 @@ _ERRORS = (TranslationMemoryError, TmxError, CatalogError, WriteError)
 
 
 def _project() -> tuple[Path, str, str]:
-    """Root, source locale and locales folder of the project being worked on."""
-    state = getattr(click.get_current_context().find_root(), "obj", None)
-    root = Path(getattr(state, "root", None) or Path.cwd())
-    try:
-        config = state.config if state is not None else None
-    except Exception:  # noqa: BLE001 - a broken config still lets the memory work
-        config = None
-    source = getattr(config, "source_locale", None)
-    if source is None:
-        try:
-            from tolmach.config import load_config
+    """Root, source locale and locales folder of the project being worked on: the main
+    CLI's, else the one the current folder is in. Outside a project the memory would be
+    made in whatever folder the command ran in, so that is a one-line error."""
+    from tolmach.config import ConfigError, ProjectNotFound, load_config, locate_project
 
-            config = load_config(root)
-            source = config.source_locale
-        except Exception:  # noqa: BLE001 - no pyproject: defaults
-            source = "ru"
-    return root, source, getattr(config, "locales_dir", "locales")
+    state = getattr(click.get_current_context().find_root(), "obj", None)
+    try:
+        root = Path(getattr(state, "root", None) or locate_project(Path.cwd()))
+        config = load_config(root)
+    except (ProjectNotFound, ConfigError) as error:
+        raise click.ClickException(str(error)) from None
+    return root, config.source_locale, config.locales_dir
+
+
+def _gettext_name(locale: str | None) -> str | None:
+    """The memory stores gettext names (de_DE); a BCP 47 tag (de-DE) names the same."""
+    from tolmach.config import validate_locale
+
+    if locale is None:
+        return None
+    try:
+        return validate_locale(locale)
+    except ValueError as error:
+        raise click.BadParameter(str(error), param_hint="-l") from None
 
 
 def _open() -> TranslationMemory:
@@ -70,7 +77,8 @@ def tm() -> None:
 
 @tm.command()
 @click.argument("text")
-@click.option("-l", "--locale", required=True, help="Target locale, e.g. de or zh_CN.")
+@click.option("-l", "--locale", required=True, callback=lambda c, p, v: _gettext_name(v),
+              help="Target locale, e.g. de, zh_CN or the BCP 47 tag zh-CN.")
 @click.option(
     "--threshold",
     default=0.6,
@@ -78,7 +86,8 @@ def tm() -> None:
     type=click.FloatRange(0, 1),
     help="Least similarity shown.",
 )
-@click.option("-n", "--limit", default=5, show_default=True, type=click.IntRange(1))
+@click.option("-n", "--limit", default=5, show_default=True, type=click.IntRange(1),
+              help="How many matches to show at most.")
 def search(text: str, locale: str, threshold: float, limit: int) -> None:
     """Show the best translations of TEXT into LOCALE, with score and origin.
 
@@ -102,7 +111,12 @@ def search(text: str, locale: str, threshold: float, limit: int) -> None:
 
 @tm.command("export")
 @click.option(
-    "--format", "file_format", type=click.Choice(["tmx"]), default="tmx", show_default=True
+    "--format",
+    "file_format",
+    type=click.Choice(["tmx"]),
+    default="tmx",
+    show_default=True,
+    help="Exchange format (TMX 1.4b).",
 )
 @click.option(
     "-o",
@@ -110,8 +124,10 @@ def search(text: str, locale: str, threshold: float, limit: int) -> None:
     type=click.Path(dir_okay=False, path_type=Path),
     default=Path("memory.tmx"),
     show_default=True,
+    help="File to write.",
 )
-@click.option("-l", "--locale", default=None, help="Only this target locale.")
+@click.option("-l", "--locale", default=None, callback=lambda c, p, v: _gettext_name(v),
+              help="Only this target locale (a gettext name or a BCP 47 tag).")
 def export(file_format: str, output: Path, locale: str | None) -> None:
     """Write the memory as TMX 1.4b, for OmegaT and other CAT tools.
 

@@ -20,7 +20,7 @@ import polib
 from babel import Locale
 from babel.core import get_global, parse_locale
 
-from tolmach.catalog.status import translations_of, word_count
+from tolmach.catalog.status import is_memory_suggestion, translations_of, word_count
 from tolmach.markdown.build import apply_translations
 from tolmach.markdown.document import Document, Segment
 from tolmach.project import SourceDocument
@@ -261,6 +261,8 @@ def _passages(document: Document, po: polib.POFile | None, findings: list) -> It
 def _status(entry: polib.POEntry | None) -> tuple[str, str | None]:
     if entry is None:
         return MISSING, None
+    if is_memory_suggestion(entry):  # a suggestion for a new text: not translated yet
+        return UNTRANSLATED, None
     if "fuzzy" in entry.flags:
         return FUZZY, entry.msgstr or None
     if entry.msgstr and not entry.msgid_plural:

@@ -118,13 +118,13 @@ class Preview:
     def __init__(self, root: Path, locale: str, out_dir: Path,
                  report: Callable[[str], None] = print):
         self.root = root
-        self.locale = locale
         self.out_dir = out_dir
         self.report = report
         self.builds = 0
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
-        self.project().select_locales([locale])  # validates the locale early
+        # validated early; a BCP 47 tag (de-DE) names its gettext folder (de_DE)
+        self.locale = self.project().select_locales([locale])[0]
 
     def project(self) -> Project:
         """A fresh project each time: configuration and document list may have changed."""
