@@ -47,6 +47,7 @@ class Config:
     translate_html_blocks: bool = False
     translation_memory: bool = True
     checks: dict[str, Any] = field(default_factory=dict)
+    domains: dict[str, tuple[str, ...]] = field(default_factory=dict)  # domain → names/globs
     source: Path | None = None  # the pyproject.toml this came from
 
     @property
@@ -94,6 +95,7 @@ _KEYS: dict[str, tuple[str, type]] = {
     "translate-html-blocks": ("translate_html_blocks", bool),
     "translation-memory": ("translation_memory", bool),
     "checks": ("checks", dict),
+    "domains": ("domains", dict),
 }
 
 
@@ -150,6 +152,8 @@ def load_config(root: Path) -> Config:
             raise ConfigError(
                 path, _key_line(text, attr.replace("_", "-")), f"{attr} must list strings"
             )
+    if "domains" in values:
+        values["domains"] = _domains(values["domains"], path, text)
     config = Config(root=root, source=path, **values)
     for locale in (config.source_locale, *config.locales):
         try:
@@ -160,6 +164,38 @@ def load_config(root: Path) -> Config:
         raise ConfigError(path, _key_line(text, "threshold"), "threshold must be between 0 and 100")
     _check_paths(config, path, text)
     return config
+
+
+def _domains(table: dict[str, Any], path: Path, text: str) -> dict[str, tuple[str, ...]]:
+    """``[tool.tolmach.domains]``: each domain lists document names or globs of names."""
+    domains = {}
+    for name, patterns in table.items():
+        if isinstance(patterns, str):
+            patterns = [patterns]
+        if (
+            not isinstance(patterns, list)
+            or not patterns
+            or not all(isinstance(p, str) and p.strip() for p in patterns)
+        ):
+            raise ConfigError(
+                path,
+                _domain_line(text, name),
+                f"domain {name!r} must list document names or globs, "
+                f'e.g. {name} = ["rocm7", "guide/**"]',
+            )
+        domains[name] = tuple(p.strip() for p in patterns)
+    return domains
+
+
+def _domain_line(text: str, name: str) -> int | None:
+    """The line of ``name = ...`` under ``[tool.tolmach.domains]`` (or of the table)."""
+    header = re.search(r"^\s*\[tool\.tolmach\.domains\]", text, re.M)
+    start = header.start() if header else 0
+    key = re.compile(rf"^\s*[\"']?{re.escape(name)}[\"']?\s*=", re.M)
+    match = key.search(text, start) or (header if header else None)
+    if match is None:
+        return _key_line(text, "domains")
+    return text.count("\n", 0, match.start()) + 1
 
 
 def _check_paths(config: Config, path: Path, text: str) -> None:

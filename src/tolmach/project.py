@@ -26,6 +26,7 @@ from tolmach.markdown.document import Document, SegmentOptions, parse_document
 __all__ = ["BuildResult", "Project", "SourceDocument", "StepResult"]
 
 _GLOSSARY_PREFIX = "glossary:"
+_HEADING_PREFIX = "heading"  # the first ``#.`` line says what the entry is: "heading 2"
 _UNREFERABLE_RE = re.compile(r"[\s\x00-\x1f\x7f]")  # a ``#:`` reference cannot hold these
 
 
@@ -120,21 +121,54 @@ class Project:
 
     @cached_property
     def termbase(self):
-        """The project's glossary, or None when the project has none."""
+        """The project's glossary, or None when the project has none.
+
+        A term's domain must be one the configuration defines, or it would silently
+        hold nowhere.
+        """
         path = self.config.glossary_path
         if not path.is_file():
             return None
-        from tolmach.glossary import load_termbase
+        from tolmach.glossary import GlossaryError, load_termbase
 
-        return load_termbase(path)
+        termbase = load_termbase(path)
+        for term in termbase.terms:
+            unknown = [d for d in term.domains if d not in self.config.domains]
+            if unknown:
+                raise GlossaryError(
+                    self.shown(path),
+                    term.line,
+                    term.source,
+                    f"term {term.display}: domain {unknown[0]!r} is not defined; map it to "
+                    "documents under [tool.tolmach.domains] in pyproject.toml",
+                )
+        return termbase
 
-    def describe_terms(self, locale: str | None = None):
+    def domains_of(self, document: str) -> frozenset[str]:
+        """The domains ``[tool.tolmach.domains]`` gives a document (by its name)."""
+        from tolmach.glossary.senses import document_matches
+
+        return frozenset(
+            domain
+            for domain, patterns in self.config.domains.items()
+            if document_matches(patterns, document)
+        )
+
+    def termbase_for(self, document: str):
+        """The terms that hold in one document (its scope and domains), or None."""
         termbase = self.termbase
+        if termbase is None:
+            return None
+        return termbase.for_document(document, self.domains_of(document))
+
+    def describe_terms(self, document: str, locale: str | None = None):
+        """``(text, heading) -> "glossary: ..." line`` for one document's entries, or None."""
+        termbase = self.termbase_for(document)
         if termbase is None:
             return None
         from tolmach.glossary import describe_terms
 
-        return lambda text: describe_terms(termbase, text, locale)
+        return lambda text, heading=False: describe_terms(termbase, text, locale, heading)
 
     # --- steps ------------------------------------------------------------------
 
@@ -149,9 +183,9 @@ class Project:
         return results
 
     def template(self, doc: SourceDocument) -> polib.POFile:
-        return extract_template(
-            self.load(doc), doc.relpath, project=doc.name, describe_terms=self.describe_terms()
-        )
+        pot = extract_template(self.load(doc), doc.relpath, project=doc.name)
+        self._refresh_glossary_comments(pot, None, doc.name)
+        return pot
 
     def update(self, locales: tuple[str, ...] | list[str] = ()) -> list[StepResult]:
         """Create or update ``locales/<locale>/LC_MESSAGES/<doc>.po`` from the templates.
@@ -191,12 +225,13 @@ class Project:
             memory=memory,
             document=doc.name,
         )
-        self._refresh_glossary_comments(merged, locale)
+        self._refresh_glossary_comments(merged, locale, doc.name)
         written = write_po(merged, path, width=self.config.po_width)
         return StepResult(path, written, locale, doc.name, catalog_stats(merged))
 
-    def _refresh_glossary_comments(self, po: polib.POFile, locale: str) -> None:
-        describe = self.describe_terms(locale)
+    def _refresh_glossary_comments(self, po: polib.POFile, locale: str | None, document: str) -> None:
+        """The ``#. glossary:`` line of every live entry, as the termbase now says."""
+        describe = self.describe_terms(document, locale)
         if describe is None:
             return
         for entry in po:
@@ -205,7 +240,8 @@ class Project:
             lines = [
                 ln for ln in entry.comment.split("\n") if ln and not ln.startswith(_GLOSSARY_PREFIX)
             ]
-            terms = describe(entry.msgid)
+            heading = bool(lines) and lines[0].startswith(_HEADING_PREFIX)
+            terms = describe(entry.msgid, heading)
             entry.comment = "\n".join(lines + ([terms] if terms else []))
 
     def catalog_path(self, locale: str, doc: str) -> Path:
@@ -275,7 +311,12 @@ class Project:
         config = self.check_config
         rel = path.relative_to(self.root).as_posix()
         return check_catalog(
-            po, rel, locale, config, termbase=self.termbase, source_locale=self.config.source_locale
+            po,
+            rel,
+            locale,
+            config,
+            termbase=self.termbase_for(doc),
+            source_locale=self.config.source_locale,
         )
 
     @cached_property

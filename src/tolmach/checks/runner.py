@@ -4,7 +4,9 @@ A published translation (translated, not fuzzy, not obsolete) goes through every
 check; every entry goes through the catalog checks, whose hits are summed per catalog.
 A flag ``#, ignore-<check>`` (Weblate's convention) waives that check for the entry: its
 findings are kept, marked ``waived``, so the report shows them apart for review. A flag
-naming no check is an error on that entry.
+naming no check is an error on that entry. A check may also report a message as
+already waived (:class:`~tolmach.checks.registry.WaivedMessage`, e.g. a term waived by
+a ``glossary-waive`` comment): it is marked ``waived`` the same way.
 """
 
 from __future__ import annotations
@@ -19,7 +21,15 @@ from typing import Any
 import polib
 
 from tolmach.checks.config import CheckConfig
-from tolmach.checks.registry import CHECKS, Check, CheckError, EntryContext, Finding, parse_kind
+from tolmach.checks.registry import (
+    CHECKS,
+    Check,
+    CheckError,
+    EntryContext,
+    Finding,
+    WaivedMessage,
+    parse_kind,
+)
 
 __all__ = ["check_catalog", "check_entry", "read_catalog", "waivers_of"]
 
@@ -51,6 +61,7 @@ def check_entry(
                 is_waived = check.name in waived
                 if is_waived:
                     used.add(check.name)
+                is_waived = is_waived or isinstance(message, WaivedMessage)
                 findings.append(_finding(entry, path, check, config, prefix + message, is_waived))
     findings.extend(_stale_waivers(entry, path, waived - used, config))
     return findings

@@ -5,11 +5,11 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from babel import Locale
 
-from tolmach.glossary.match import TargetText, verbatim_pattern
+from tolmach.glossary.match import TargetText, is_cyrillic, verbatim_pattern
 from tolmach.glossary.terms import Term, Termbase, TermMatch, quote_term, term_key
 
 __all__ = [
@@ -18,16 +18,24 @@ __all__ = [
     "check_translation",
     "describe_terms",
     "waived_terms",
+    "waiver_hint",
 ]
 
 
 @dataclass(frozen=True)
 class GlossaryViolation:
-    """A broken glossary rule; ``rule`` is keep, required, forbidden or waiver."""
+    """A broken glossary rule; ``rule`` is keep, required, forbidden or waiver.
+
+    ``waived`` marks a violation a ``glossary-waive`` comment excuses: it is still
+    reported, apart, so every waiver is seen and counted. ``hint`` tells how to waive
+    a term that may have been found where the word means something else.
+    """
 
     term: str
     rule: str
     message: str
+    waived: bool = False
+    hint: str = ""
 
 
 _WAIVER_RE = re.compile(
@@ -43,29 +51,37 @@ def check_translation(
     target: str,
     locale: str,
     waived: Iterable[str] = frozenset(),
+    heading: bool = False,
 ) -> list[GlossaryViolation]:
-    """Glossary rules broken by ``target``, the ``locale`` translation of ``source``."""
-    if not target.strip():
-        return []
-    skip = {term_key(w) for w in waived}
-    prepared = TargetText(target, _language(locale))
-    violations: list[GlossaryViolation] = []
-    for term in _unique_terms(termbase.find_in_source(source)):
-        if term_key(term.source) not in skip:
-            violations.extend(_check_term(term, prepared, locale))
-    return violations
+    """Glossary rules broken by ``target``, the ``locale`` translation of ``source``.
+
+    Terms named in ``waived`` are not checked; ``heading`` says the entry is a heading
+    (some terms hold only in headings, or never in them).
+    """
+    return [
+        v for v in _violations(termbase, source, target, locale, waived, heading) if not v.waived
+    ]
 
 
 def check_entry(
-    termbase: Termbase, source: str, target: str, locale: str, translator_comment: str = ""
+    termbase: Termbase,
+    source: str,
+    target: str,
+    locale: str,
+    translator_comment: str = "",
+    heading: bool = False,
 ) -> list[GlossaryViolation]:
-    """Like :func:`check_translation`, honouring the entry's ``glossary-waive`` comments."""
+    """Like :func:`check_translation`, with the entry's ``glossary-waive`` comments.
+
+    What a waiver excuses comes back marked ``waived``; a waiver that excuses nothing
+    comes back too (waived), so reviewers see every waiver.
+    """
     waivers = waived_terms(translator_comment)
     problems = [
         GlossaryViolation(term, "waiver", f"waiver for {quote_term(term)} gives no reason")
         for term in _unreasoned_waivers(translator_comment)
     ]
-    found = {term_key(m.term.source) for m in termbase.find_in_source(source)}
+    found = {term_key(m.term.source) for m in termbase.find_in_source(source, heading)}
     problems += [
         GlossaryViolation(
             term, "waiver", f"waiver for {quote_term(term)} names no glossary term of this entry"
@@ -73,7 +89,53 @@ def check_entry(
         for term in waivers
         if term_key(term) not in found
     ]
-    return problems + check_translation(termbase, source, target, locale, waivers)
+    violations = _violations(termbase, source, target, locale, waivers, heading)
+    excused = {term_key(v.term) for v in violations if v.waived}
+    unused = [
+        GlossaryViolation(
+            term, "waiver", f"glossary-waive: {quote_term(term)}: nothing to waive", waived=True
+        )
+        for term in waivers
+        if term_key(term) in found and term_key(term) not in excused and target.strip()
+    ]
+    return problems + violations + unused
+
+
+def _violations(
+    termbase: Termbase,
+    source: str,
+    target: str,
+    locale: str,
+    waived: Iterable[str],
+    heading: bool,
+) -> list[GlossaryViolation]:
+    if not target.strip():
+        return []
+    skip = {term_key(w) for w in waived}
+    prepared = TargetText(target, _language(locale))
+    violations: list[GlossaryViolation] = []
+    for term in _unique_terms(termbase.find_in_source(source, heading)):
+        found = _check_term(term, prepared, locale)
+        if term_key(term.source) in skip:
+            found = [replace(v, waived=True) for v in found]
+        elif _may_be_a_false_hit(term):
+            found = [replace(v, hint=waiver_hint(term)) for v in found]
+        violations.extend(found)
+    return violations
+
+
+def _may_be_a_false_hit(term: Term) -> bool:
+    """A Russian word (not a name) may mean something else where it was found."""
+    return term.kind == "translate" and is_cyrillic(term.source) and not term.case_sensitive
+
+
+def waiver_hint(term: Term) -> str:
+    """How to waive a term found where it means something else."""
+    return (
+        f"if {term.display} means something else here, add the translator comment "
+        f"'glossary-waive: {term.source} — <reason>' (or give the term a scope or "
+        "context in the glossary)"
+    )
 
 
 def waived_terms(translator_comment: str) -> dict[str, str]:
@@ -108,9 +170,17 @@ def _check_term(term: Term, target: TargetText, locale: str) -> list[GlossaryVio
 
 
 def _check_verbatim(term: Term, target: TargetText) -> list[GlossaryViolation]:
-    if target.find_verbatim(verbatim_pattern(term.source, term.case_sensitive, plurals=True)):
-        return []
-    other_case = target.find_verbatim(verbatim_pattern(term.source, False, plurals=True))
+    for spelling in term.spellings:
+        if target.find_verbatim(verbatim_pattern(spelling, term.case_sensitive, plurals=True)):
+            return []
+    other_case = next(
+        (
+            found
+            for spelling in term.spellings
+            if (found := target.find_verbatim(verbatim_pattern(spelling, False, plurals=True)))
+        ),
+        None,
+    )
     detail = f'found "{other_case}"' if other_case else "missing in the translation"
     return [
         GlossaryViolation(term.source, "keep", f"{term.display} must stay as written ({detail})")
@@ -144,12 +214,14 @@ def _check_forbidden(term: Term, target: TargetText, locale: str) -> list[Glossa
 # --- telling translators -------------------------------------------------------------
 
 
-def describe_terms(termbase: Termbase, text: str, locale: str | None = None) -> str | None:
+def describe_terms(
+    termbase: Termbase, text: str, locale: str | None = None, heading: bool = False
+) -> str | None:
     """The ``#.`` comment line for an entry: ``glossary: ускоритель → accelerator; ROCm (keep)``.
 
     Targets are those of ``locale``; a .pot (no locale) shows the English ones.
     """
-    terms = _unique_terms(termbase.find_in_source(text))
+    terms = _unique_terms(termbase.find_in_source(text, heading))
     if not terms:
         return None
     return "glossary: " + "; ".join(_describe(term, locale or "en") for term in terms)

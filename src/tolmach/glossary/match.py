@@ -12,7 +12,7 @@ from __future__ import annotations
 import functools
 import itertools
 import re
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
 import snowballstemmer
@@ -26,6 +26,8 @@ __all__ = [
     "lemma_pattern",
     "mask_code_and_urls",
     "morph_analyzer",
+    "normalize_word",
+    "term_word_lemmas",
     "tokenize",
     "verbatim_pattern",
     "word_lemmas",
@@ -112,7 +114,7 @@ def word_lemmas(word: str) -> frozenset[str]:
 
 
 @functools.lru_cache(maxsize=20_000)
-def _term_word_lemmas(word: str) -> frozenset[str]:
+def term_word_lemmas(word: str) -> frozenset[str]:
     """Lemmas of a word written in a termbase; a word in dictionary form keeps only the
     readings in which it is its own lemma («стойка» is the noun, not a form of «стойкий»)."""
     word = normalize_word(word)
@@ -196,7 +198,7 @@ def lemma_pattern(phrase: str, case_sensitive: bool) -> Pattern:
     """Cyrillic words match any inflected form; Latin words and numbers match whole."""
 
     def make_word(text: str) -> _Word:
-        lemmas = _term_word_lemmas(text) if is_cyrillic(text) else None
+        lemmas = term_word_lemmas(text) if is_cyrillic(text) else None
         return _Word(lemmas, text, case_sensitive)
 
     return _pattern(phrase, make_word)
@@ -219,6 +221,9 @@ def verbatim_pattern(phrase: str, case_sensitive: bool, plurals: bool = False) -
     return _pattern(phrase, make_word)
 
 
+Accept = Callable[[object, Sequence[Token], int, int, Callable[[int], frozenset[str] | None]], bool]
+
+
 @dataclass(frozen=True, slots=True)
 class Hit:
     item: object
@@ -237,8 +242,12 @@ class SourceIndex:
         for candidates in self._by_key.values():
             candidates.sort(key=lambda entry: -len(entry[0].words))
 
-    def find(self, text: str) -> list[Hit]:
-        """Longest matches, left to right, never overlapping; code and URLs are skipped."""
+    def find(self, text: str, accept: Accept | None = None) -> list[Hit]:
+        """Longest matches, left to right, never overlapping; code and URLs are skipped.
+
+        ``accept(item, tokens, start, end, lemmas)`` may refuse a match by its context
+        (tokens ``start:end`` of the text); the next pattern at that place is tried.
+        """
         text = mask_code_and_urls(text)
         tokens = tokenize(text)
         lemma_cache: dict[int, frozenset[str] | None] = {}
@@ -252,7 +261,7 @@ class SourceIndex:
         hits: list[Hit] = []
         i = 0
         while i < len(tokens):
-            hit = self._longest_at(text, tokens, i, lemmas)
+            hit = self._longest_at(text, tokens, i, lemmas, accept)
             if hit is None:
                 i += 1
                 continue
@@ -260,7 +269,7 @@ class SourceIndex:
             i = hit[1]
         return hits
 
-    def _longest_at(self, text, tokens, i, lemmas) -> tuple[Hit, int] | None:
+    def _longest_at(self, text, tokens, i, lemmas, accept) -> tuple[Hit, int] | None:
         token = tokens[i]
         keys = sorted(lemmas(i)) if token.cyrillic else (token.text.casefold(),)
         best: tuple[Hit, int] | None = None
@@ -270,6 +279,10 @@ class SourceIndex:
                     break
                 end = pattern.match_at(text, tokens, i, lemmas)
                 if end is not None:
+                    if accept is not None and not accept(
+                        item, tokens, i, i + len(pattern.words), lemmas
+                    ):
+                        continue
                     best = (Hit(item, token.start, end), i + len(pattern.words))
                     break
         return best
