@@ -6,6 +6,7 @@ two meanings, ``data/glossary/sense_cases.toml`` says which entry each text find
 
 from __future__ import annotations
 
+import json
 import re
 import shutil
 import tomllib
@@ -264,3 +265,35 @@ def test_the_seed_still_gets_every_forbidden_translation(seed_project, locale):
                 ), (entry.msgid, wrong)
                 tried += 1
     assert tried >= 10
+
+
+# --- waivers are counted ----------------------------------------------------------------
+
+
+def test_check_and_stats_count_glossary_waivers(tmp_path):
+    from click.testing import CliRunner
+
+    from tolmach.cli import cli
+
+    project = _project(tmp_path, '"gpu-computing" = ["report"]\n', GPU_TERM)
+    runner = CliRunner()
+    assert runner.invoke(cli, ["-C", str(tmp_path), "extract"]).exit_code == 0
+    assert runner.invoke(cli, ["-C", str(tmp_path), "update"]).exit_code == 0
+    path = project.catalog_path("en", "report")
+    po = polib.pofile(str(path))
+    for entry in po:
+        entry.msgstr = {"Выводы": "Conclusions", "Вывод модели.": "The model's output."}[
+            entry.msgid
+        ]
+    po[0].tcomment = "glossary-waive: вывод — a heading: the report's conclusions"
+    po[1].flags.append("ignore-glossary")
+    po.save()
+    checked = runner.invoke(cli, ["-C", str(tmp_path), "check", "--format", "json"])
+    assert checked.exit_code == 0, checked.output
+    counts = json.loads(checked.output)["summary"]["files"]["locales/en/LC_MESSAGES/report.po"]
+    assert counts == {"errors": 0, "warnings": 0, "waived": 3}  # 2 under the comment, 1 flag
+    human = runner.invoke(cli, ["-C", str(tmp_path), "check"])
+    assert 'waived: [glossary] forbidden translation "conclusion"' in human.output
+    stats = runner.invoke(cli, ["-C", str(tmp_path), "stats"])
+    row = next(line for line in stats.output.splitlines() if "report" in line and "en" in line)
+    assert row.split("│")[-2].strip() == "2"

@@ -48,6 +48,7 @@ class StepResult:
     locale: str | None = None
     document: str | None = None
     stats: CatalogStats | None = None
+    waivers: int = 0  # waivers declared in the catalog (flags and glossary-waive comments)
 
 
 @dataclass(frozen=True)
@@ -339,11 +340,15 @@ class Project:
         return findings
 
     def stats(self, locales: tuple[str, ...] | list[str] = ()) -> list[StepResult]:
+        """Progress of every catalog, and the waivers it declares."""
+        from tolmach.checks.runner import count_waivers
+
         results = []
         for doc in self.documents:
             for locale in self.select_locales(locales):
                 path = self.catalog_path(locale, doc.name)
                 po = read_po(path) if path.is_file() else None
                 stats = catalog_stats(po) if po is not None else CatalogStats()
-                results.append(StepResult(path, False, locale, doc.name, stats))
+                waivers = count_waivers(po) if po is not None else 0
+                results.append(StepResult(path, False, locale, doc.name, stats, waivers))
         return results

@@ -31,7 +31,7 @@ from tolmach.checks.registry import (
     parse_kind,
 )
 
-__all__ = ["check_catalog", "check_entry", "read_catalog", "waivers_of"]
+__all__ = ["check_catalog", "check_entry", "count_waivers", "read_catalog", "waivers_of"]
 
 WAIVER_PREFIX = "ignore-"
 WAIVER_CHECK = "waiver"
@@ -121,6 +121,18 @@ def read_catalog(path: str | Path) -> polib.POFile:
 def waivers_of(entry: polib.POEntry) -> set[str]:
     """Check names waived on ``entry`` by ``ignore-<check>`` flags."""
     return {f[len(WAIVER_PREFIX) :] for f in entry.flags if f.startswith(WAIVER_PREFIX)}
+
+
+def count_waivers(po: polib.POFile) -> int:
+    """Waivers declared on live entries: ``ignore-<check>`` flags and ``glossary-waive``
+    comments, whether or not they excuse anything (``tolmach stats`` shows them)."""
+    from tolmach.glossary.compliance import declared_waivers
+
+    return sum(
+        len(waivers_of(entry)) + len(declared_waivers(entry.tcomment))
+        for entry in po
+        if not entry.obsolete
+    )
 
 
 def _is_published(entry: polib.POEntry) -> bool:

@@ -200,6 +200,9 @@ def pseudo(template: Path, output: Path, locale: str) -> None:
 def stats(state: AppState, locales: tuple[str, ...]) -> None:
     """Show translation progress per locale and document, in segments and words.
 
+    The waived column counts the waivers a catalog declares: ``#, ignore-<check>``
+    flags and ``# glossary-waive:`` comments.
+
     \b
     Example:
       tolmach stats -l de
@@ -208,7 +211,9 @@ def stats(state: AppState, locales: tuple[str, ...]) -> None:
     from rich.table import Table
 
     table = Table(title="Translation progress", title_justify="left")
-    for column in ("locale", "document", "translated", "fuzzy", "untranslated", "words done", "%"):
+    columns = ("locale", "document", "translated", "fuzzy", "untranslated", "words done", "%",
+               "waived")  # fmt: skip
+    for column in columns:
         table.add_column(column, justify="left" if column in ("locale", "document") else "right")
     for result in state.project().stats(locales):
         s = result.stats
@@ -220,6 +225,7 @@ def stats(state: AppState, locales: tuple[str, ...]) -> None:
             str(s.untranslated),
             f"{s.translated_words}/{s.total_words}",
             f"{s.percent:.0f}",
+            str(result.waivers),
         )
     Console(width=100).print(table)
 

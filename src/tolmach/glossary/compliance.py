@@ -16,6 +16,7 @@ __all__ = [
     "GlossaryViolation",
     "check_entry",
     "check_translation",
+    "declared_waivers",
     "describe_terms",
     "waived_terms",
     "waiver_hint",
@@ -142,6 +143,12 @@ def waived_terms(translator_comment: str) -> dict[str, str]:
     """Terms waived by ``glossary-waive: TERM — reason`` lines, mapped to their reasons."""
     found = (_WAIVER_RE.match(line) for line in (translator_comment or "").splitlines())
     return {m["term"]: m["reason"] for m in found if m and m["term"] and m["reason"]}
+
+
+def declared_waivers(translator_comment: str) -> list[str]:
+    """Every term a ``glossary-waive`` line names, with a reason or not."""
+    found = (_WAIVER_RE.match(line) for line in (translator_comment or "").splitlines())
+    return [m["term"] or "?" for m in found if m]
 
 
 def _unreasoned_waivers(translator_comment: str) -> list[str]:
