@@ -72,7 +72,7 @@ from tolmach.glossary.terms import (
     quote_term,
 )
 
-__all__ = ["build_termbase", "load_termbase", "parse_termbase"]
+__all__ = ["build_termbase", "load_termbase", "parse_termbase", "term_table"]
 
 _TERM_FIELDS = frozenset(
     {
@@ -163,6 +163,41 @@ def build_termbase(
             seen[key] = term
         terms.append(term)
     return Termbase(tuple(terms), tuple(ignored))
+
+
+def term_table(term: Term) -> dict[str, Any]:
+    """A term as the table the file holds, keys in the file's order, defaults left out.
+
+    The inverse of reading: :func:`build_termbase` makes the same term of it, so every
+    writer (TOML, TBX, CSV, OmegaT) goes through one shape.
+    """
+    table: dict[str, Any] = {"source": term.source, "kind": term.kind}
+    if term.case_sensitive != (term.kind == "keep"):
+        table["case-sensitive"] = term.case_sensitive
+    if term.note:
+        table["note"] = term.note
+    if term.variants:
+        table["variants"] = list(term.variants)
+    if term.scope:
+        table["scope"] = list(term.scope)
+    if term.domains:
+        table["domain"] = term.domains[0] if len(term.domains) == 1 else list(term.domains)
+    if term.context:
+        table["context"] = {
+            key: list(value) if isinstance(value, tuple) else value
+            for key, value in term.context.items()
+        }
+    for name, targets in (("translations", term.translations), ("forbidden", term.forbidden)):
+        if targets:
+            table[name] = {loc: _plain(values) for loc, values in targets}
+    return table
+
+
+def _plain(value):
+    """One string stays a string; a list of one is written as that string."""
+    if isinstance(value, tuple):
+        return value[0] if len(value) == 1 else list(value)
+    return value
 
 
 def _term_from_table(table: Mapping[str, Any], line: int, path, text: str) -> Term:
