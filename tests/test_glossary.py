@@ -261,10 +261,10 @@ def test_cli_list_shows_terms_with_kind_and_targets(project):
 def test_cli_candidates_reads_the_seeds_and_skips_code(project):
     result = run(project, "candidates")
     assert result.exit_code == 0
-    assert result.output.split("\n")[:2] == [
-        "   1  MI355X  (letters and digits)",
-        "   1  UALink  (CamelCase)",
-    ]
+    lines = result.output.split("\n")
+    assert lines[0].startswith("  1. MI355X  (letters and digits; 1× in 1 document(s), score")
+    assert lines[1] == "      in a:3 «MI355X»"
+    assert lines[2].startswith("  2. UALink  (CamelCase; 1×")
     assert "CodeOnly" not in result.output
 
 

@@ -17,7 +17,6 @@ from mdit_py_plugins.front_matter import front_matter_plugin
 from tolmach.config import Config, load_config
 from tolmach.fileio import write_atomic
 from tolmach.glossary import GlossaryError, Termbase, load_termbase
-from tolmach.glossary.candidates import find_candidates
 from tolmach.glossary.exchange import (
     MULTILINGUAL_FORMATS,
     PAIR_FORMATS,
@@ -128,34 +127,79 @@ def _print_table(termbase: Termbase) -> None:
 
 @glossary.command()
 @click.argument("sources", nargs=-1, type=click.Path(exists=True, dir_okay=False, path_type=Path))
-@click.option(
-    "--min-count",
-    default=2,
-    show_default=True,
-    help="How often a noun phrase must occur to be proposed.",
-)
-def candidates(sources: tuple[Path, ...], min_count: int) -> None:
-    """Term-like words of the sources that the termbase lacks, most frequent first.
+@click.option("--top", default=30, show_default=True, help="How many candidates to show (0: all).")
+@click.option("--min-count", default=1, show_default=True, help="How often a candidate must occur.")
+def candidates(sources: tuple[Path, ...], top: int, min_count: int) -> None:
+    """Words and phrases of the sources that look like terms the termbase lacks.
 
-    Latin-script words and CamelCase in Russian text, tokens with digits (MI355X) and
-    frequent noun phrases. Default sources: the configured documents.
+    Russian nouns and noun phrases (adjective + noun, noun + genitive), hyphenated
+    forms such as Docker-образ, and Latin-script names, ranked by termhood: how much
+    more the documents use them than general Russian does, how often, and how close
+    to known terms. Each shows where it occurs and, when catalogs hold translations,
+    the target words seen with it. Default sources: the configured documents.
 
     \b
     Examples:
       tolmach glossary candidates
-      tolmach glossary candidates drafts/new-article.ru.md --min-count 3
+      tolmach glossary candidates --top 50
+      tolmach glossary candidates drafts/new-article.ru.md
     """
-    termbase = _load()
-    paths = list(sources) or _config().document_paths()
-    if not paths:
-        raise click.ClickException("no sources: no configured document exists")
-    texts = [text for path in paths for text in markdown_texts(path.read_text(encoding="utf-8"))]
-    found = find_candidates(termbase, texts, min_phrase_count=min_count)
+    from tolmach.glossary.discovery import discover_terms
+
+    config = _config()
+    segments, translations, termbase = _discovery_input(config, sources)
+    found = [c for c in discover_terms(termbase, segments, translations) if c.count >= min_count][
+        : top or None
+    ]
     if not found:
-        click.echo(f"no candidates: the termbase covers {len(paths)} source file(s)")
+        click.echo("no candidates: the termbase covers the sources")
         return
-    for candidate in found:
-        click.echo(f"{candidate.count:>4}  {candidate.text}  ({candidate.reason})")
+    for rank, candidate in enumerate(found, start=1):
+        click.echo(
+            f"{rank:>3}. {candidate.text}  ({candidate.kind}; {candidate.count}× in "
+            f"{candidate.documents} document(s), score {candidate.score:.2f})"
+        )
+        places = ", ".join(f"{o.document}:{o.line} «{o.form}»" for o in candidate.occurrences[:4])
+        more = f", … {candidate.count - 4} more" if candidate.count > 4 else ""
+        click.echo(f"      in {places}{more}")
+        for locale, words in candidate.aligned:
+            click.echo(f"      {locale}: {', '.join(words)}")
+
+
+def _discovery_input(config: Config, sources: tuple[Path, ...]):
+    """Source segments (with headings marked), translated entries, and the termbase."""
+    from tolmach.config import document_name
+    from tolmach.fileio import read_source
+    from tolmach.glossary.discovery import SourceSegment, TranslatedEntry
+    from tolmach.markdown.document import parse_document
+    from tolmach.project import Project
+
+    project = Project(config)
+    try:
+        termbase = project.termbase
+    except GlossaryError as error:
+        raise click.ClickException(str(error)) from None
+    if termbase is None:
+        termbase = Termbase()
+    if sources:
+        documents = [(document_name(p), parse_document(read_source(p))) for p in sources]
+    else:
+        documents = [(d.name, project.load(d)) for d in project.documents]
+    if not documents:
+        raise click.ClickException("no sources: no configured document exists")
+    segments = [
+        SourceSegment(name, s.line, s.text, s.kind.startswith("heading"))
+        for name, document in documents
+        for s in document.segments
+    ]
+    translations = []
+    for name, _ in documents:
+        for locale in config.locales:
+            po = project.read_catalog(locale, name)
+            for entry in po or ():
+                if entry.msgstr and not entry.obsolete and "fuzzy" not in entry.flags:
+                    translations.append(TranslatedEntry(locale, entry.msgid, entry.msgstr))
+    return segments, translations, termbase
 
 
 def markdown_texts(markdown: str) -> list[str]:
