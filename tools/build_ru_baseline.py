@@ -33,8 +33,9 @@ OUTPUT = Path(__file__).resolve().parent.parent / "src/tolmach/glossary/data/ru-
 def navec_vocabulary(wheel: Path) -> dict[str, int]:
     """Word form → count, from the vocab.bin inside the navec tar inside the wheel."""
     with zipfile.ZipFile(wheel) as archive, archive.open(EMBEDDING) as tar_bytes:
-        with tarfile.open(fileobj=io.BytesIO(tar_bytes.read())) as tar:
-            data = gzip.decompress(tar.extractfile("vocab.bin").read())
+        packed = io.BytesIO(tar_bytes.read())
+    with tarfile.open(fileobj=packed) as tar:
+        data = gzip.decompress(tar.extractfile("vocab.bin").read())
     (size,) = struct.unpack("<I", data[:4])
     counts = struct.unpack(f"<{size}I", data[4 : 4 + 4 * size])
     words = data[4 + 4 * size :].decode("utf-8").split("\n")

@@ -424,9 +424,12 @@ def _aligner(entries: Sequence[TranslatedEntry]):
 
 
 _STOP = frozenset(
-    "the a an of and or to in on for with by is are was be as at from that this it its "
-    "der die das den dem des ein eine einer eines und oder zu im in am an auf für mit "
-    "von vom ist sind wird werden als bei aus dass sich nicht".split()
+    re.findall(
+        r"\w+",
+        "the a an of and or to in on for with by is are was be as at from that this it its "
+        "der die das den dem des ein eine einer eines und oder zu im in am an auf für mit "
+        "von vom ist sind wird werden als bei aus dass sich nicht",
+    )
 )
 _CJK_RUN_RE = re.compile(r"[\u3400-\u9fff]+")
 
