@@ -282,7 +282,7 @@ def test_check_and_stats_count_glossary_waivers(tmp_path):
     path = project.catalog_path("en", "report")
     po = polib.pofile(str(path))
     for entry in po:
-        entry.msgstr = {"Выводы": "Conclusions", "Вывод модели.": "The model's output."}[
+        entry.msgstr = {"Выводы": "Conclusions", "Вывод модели.": "The model’s output."}[
             entry.msgid
         ]
     po[0].tcomment = "glossary-waive: вывод — a heading: the report's conclusions"

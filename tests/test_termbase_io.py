@@ -448,7 +448,7 @@ def test_an_edit_keeps_comments_order_and_layout():
                 for t in termbase.terms
                 if t.source != "Cohere"
             ),
-            Term("кластер", "translate", (("en", ("cluster",)),), case_sensitive=False),
+            Term("стек", "translate", (("en", ("stack",)),), case_sensitive=False),
         ),
         termbase.ignored,
     )
@@ -462,5 +462,5 @@ def test_an_edit_keeps_comments_order_and_layout():
     }
     assert new.startswith(text[: text.index("[[term]]")])  # the documentation header
     assert new.rstrip().endswith(
-        'source = "кластер"\nkind = "translate"\ntranslations = { en = "cluster" }'
+        'source = "стек"\nkind = "translate"\ntranslations = { en = "stack" }'
     )
