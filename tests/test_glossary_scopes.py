@@ -17,7 +17,7 @@ import pytest
 
 from tolmach.checks import CheckConfig, check_catalog
 from tolmach.config import ConfigError, load_config
-from tolmach.glossary import GlossaryError, load_termbase, parse_termbase
+from tolmach.glossary import GlossaryError, check_translation, load_termbase, parse_termbase
 from tolmach.glossary.senses import document_matches
 from tolmach.project import Project
 
@@ -297,3 +297,32 @@ def test_check_and_stats_count_glossary_waivers(tmp_path):
     stats = runner.invoke(cli, ["-C", str(tmp_path), "stats"])
     row = next(line for line in stats.output.splitlines() if "report" in line and "en" in line)
     assert row.split("│")[-2].strip() == "2"
+
+
+# --- variants -------------------------------------------------------------------------------
+
+SEED = load_termbase(REPO / "locales" / "glossary.toml")
+
+
+@pytest.mark.parametrize(
+    ("source", "target", "locale"),
+    [
+        ("Модель DeepSeek R1", "The DeepSeek-R1 model", "en"),
+        ("Модель DeepSeek-R1", "The DeepSeek R1 model", "de"),
+        ("APU с HBM3e памяти", "APU with HBM3E memory", "en"),
+        ("Открытый стандарт межсоединений", "开放互联标准", "zh_CN"),
+        ("Открытый стандарт межсоединений", "开放互连标准", "zh_CN"),
+    ],
+)
+def test_vendor_spellings_and_cjk_variants_are_accepted(source, target, locale):
+    assert check_translation(SEED, source, target, locale) == []
+
+
+def test_a_source_variant_is_found_as_its_term():
+    (match,) = [m for m in SEED.find_in_source("Модель DeepSeek-R1") if m.term.kind == "keep"]
+    assert (match.term.source, match.text) == ("DeepSeek R1", "DeepSeek-R1")
+
+
+def test_a_wrong_spelling_is_still_reported():
+    (violation,) = check_translation(SEED, "Модель DeepSeek R1", "The Deepseek R1 model", "en")
+    assert violation.message == '"DeepSeek R1" must stay as written (found "Deepseek R1")'

@@ -197,7 +197,7 @@ def _check_verbatim(term: Term, target: TargetText) -> list[GlossaryViolation]:
 def _check_required(
     term: Term, required, target: TargetText, locale: str
 ) -> list[GlossaryViolation]:
-    if any(target.find_translation(phrase) for phrase in required):
+    if any(target.find_translation(phrase, first_parts=True) for phrase in required):
         return []
     wanted = " or ".join(f'"{phrase}"' for phrase in required)
     return [

@@ -3,6 +3,9 @@
 Source text (Russian) is matched by lemma through pymorphy3, so «ускорителям» finds the
 term «ускоритель»; translations are matched by Snowball stem where the language has a
 stemmer, and by substring for scripts written without spaces (Chinese, Japanese, ...).
+In languages that write compounds as one word (German, Dutch, the Nordic languages) a
+one-word target also matches as the head of a compound: *Prozessorkernen* has *Kern*
+(``bench/bench_compounds.py`` measures this against dictionary-based splitters).
 Terms are indexed by the key of their first word, so a segment costs one dictionary
 look-up per token, not one regex per term.
 """
@@ -22,11 +25,14 @@ __all__ = [
     "SourceIndex",
     "TargetText",
     "Token",
+    "compound_head_match",
+    "compound_modifier_match",
     "is_cyrillic",
     "lemma_pattern",
     "mask_code_and_urls",
     "morph_analyzer",
     "normalize_word",
+    "stem",
     "term_word_lemmas",
     "tokenize",
     "verbatim_pattern",
@@ -55,6 +61,16 @@ _SPACE_RE = re.compile(r"\s+")
 
 # Languages written without spaces between words: a required translation is a substring.
 _UNSPACED_LANGUAGES = frozenset({"zh", "ja", "ko", "th", "lo", "km", "my", "bo"})
+# Languages that write compounds as one word, inflected on the head (the last part),
+# with the endings a noun or adjective head takes there.
+_HEAD_ENDINGS = {
+    "de": ("", "e", "en", "n", "er", "ern", "es", "s", "em", "ns"),
+    "nl": ("", "s", "en", "e", "n"),
+}
+_LINKS = {"de": ("", "s", "es", "n", "en", "e"), "nl": ("", "s", "en", "e")}
+_MIN_HEAD = 4  # «Kern» is a head worth finding; «KI» or «Rad» would find too much
+_MIN_MODIFIER = 3
+_MIN_REST = 4  # after a first part: «Kernel» is not «Kern» + «el»
 _SNOWBALL = {
     "ar": "arabic", "ca": "catalan", "cs": "czech", "da": "danish", "de": "german",
     "el": "greek", "en": "english", "eo": "esperanto", "es": "spanish", "et": "estonian",
@@ -295,7 +311,8 @@ def _stemmer(language: str):
 
 
 @functools.lru_cache(maxsize=100_000)
-def _stem(language: str, word: str) -> str:
+def stem(language: str, word: str) -> str:
+    """The Snowball stem of a word (casefolded), or the word itself without a stemmer."""
     stemmer = _stemmer(language)
     word = word.casefold()
     return stemmer.stemWord(word) if stemmer else word
@@ -303,7 +320,7 @@ def _stem(language: str, word: str) -> str:
 
 @functools.lru_cache(maxsize=20_000)
 def _phrase_stems(language: str, phrase: str) -> tuple[str, ...]:
-    return tuple(_stem(language, t.text) for t in tokenize(phrase))
+    return tuple(stem(language, t.text) for t in tokenize(phrase))
 
 
 class TargetText:
@@ -327,8 +344,12 @@ class TargetText:
                 return self.text[self.tokens[i].start : end]
         return None
 
-    def find_translation(self, phrase: str) -> str | None:
-        """The text that renders ``phrase`` in some inflected form, if any."""
+    def find_translation(self, phrase: str, first_parts: bool = False) -> str | None:
+        """The text that renders ``phrase`` in some inflected form, if any.
+
+        In German and Dutch a one-word phrase may also be the head of a compound, and
+        with ``first_parts`` its first part (for required terms, not forbidden ones).
+        """
         if self.unspaced:
             at = self.text.casefold().find(phrase.casefold())
             return self.text[at : at + len(phrase)] if at >= 0 else None
@@ -337,13 +358,54 @@ class TargetText:
             return None
         for i in _find_run(self.stems, wanted):
             return self.text[self.tokens[i].start : self.tokens[i + len(wanted) - 1].end]
+        if len(wanted) == 1 and self.language in _HEAD_ENDINGS:
+            for token in self.tokens:
+                if compound_head_match(self.language, token.text, phrase) or (
+                    first_parts and compound_modifier_match(self.language, token.text, phrase)
+                ):
+                    return token.text
         return None
 
     @property
     def stems(self) -> tuple[str, ...]:
         if self._stems is None:
-            self._stems = tuple(_stem(self.language, t.text) for t in self.tokens)
+            self._stems = tuple(stem(self.language, t.text) for t in self.tokens)
         return self._stems
+
+
+def compound_head_match(language: str, word: str, target: str) -> bool:
+    """Whether ``word`` is a compound whose head is ``target`` in an inflected form:
+    *Prozessorkernen* has the head *Kern*, *Lehrcluster* the head *Cluster*.
+
+    The head is compared as written plus an inflection ending, not by stem: Snowball
+    folds umlauts and strips suffixes, so *Rückstand* would end with the stem of
+    *Ständer* and *unvollständiger* too (``bench/bench_compounds.py``).
+    """
+    endings = _HEAD_ENDINGS.get(language)
+    head = target.casefold()
+    whole = word.casefold()
+    if endings is None or len(head) < _MIN_HEAD or " " in head:
+        return False
+    for ending in endings:
+        if whole.endswith(head + ending) and len(whole) - len(head + ending) >= _MIN_MODIFIER:
+            return True
+    return False
+
+
+def compound_modifier_match(language: str, word: str, target: str) -> bool:
+    """Whether ``word`` is a compound whose first part is ``target``, with a linking
+    letter: *Beschleunigerkarten* starts with *Beschleuniger*, *Trainingsdaten* with
+    *Training*. Looser than the head (*Kerneltreiber* would start with *Kern*), so it
+    only satisfies a required term; forbidden ones are matched by head only."""
+    links = _LINKS.get(language)
+    first = target.casefold()
+    whole = word.casefold()
+    if links is None or len(first) < _MIN_HEAD or " " in first:
+        return False
+    return any(
+        whole.startswith(first + link) and len(whole) - len(first + link) >= _MIN_REST
+        for link in links
+    )
 
 
 def _find_run(haystack: Sequence[str], needle: Sequence[str]) -> Iterator[int]:
