@@ -17,7 +17,13 @@ import pytest
 
 from tolmach.checks import CheckConfig, check_catalog
 from tolmach.config import ConfigError, load_config
-from tolmach.glossary import GlossaryError, check_translation, load_termbase, parse_termbase
+from tolmach.glossary import (
+    GlossaryError,
+    Termbase,
+    check_translation,
+    load_termbase,
+    parse_termbase,
+)
 from tolmach.glossary.senses import document_matches
 from tolmach.project import Project
 
@@ -326,3 +332,34 @@ def test_a_source_variant_is_found_as_its_term():
 def test_a_wrong_spelling_is_still_reported():
     (violation,) = check_translation(SEED, "Модель DeepSeek R1", "The Deepseek R1 model", "en")
     assert violation.message == '"DeepSeek R1" must stay as written (found "Deepseek R1")'
+
+
+# --- the second article -----------------------------------------------------------------
+
+
+def _unscoped(termbase) -> Termbase:
+    """The termbase as if every term held everywhere (no scopes, domains or contexts)."""
+    from dataclasses import replace
+
+    from tolmach.glossary.senses import Context
+
+    first_sense = {}
+    for term in termbase.terms:
+        first_sense.setdefault(term.source, replace(term, scope=(), domains=(), context=Context()))
+    return Termbase(tuple(first_sense.values()), termbase.ignored)
+
+
+@pytest.mark.parametrize("locale", ["en", "de", "zh_CN"])
+def test_the_course_report_passes_without_a_waiver_thanks_to_scopes(seed_project, locale):
+    from tolmach.checks.runner import count_waivers
+
+    po = polib.pofile(str(seed_project.catalog_path(locale, "parallel-course")), wrapwidth=0)
+    assert count_waivers(po) == 0
+    scoped = seed_project.check_catalog(locale, "parallel-course", po)
+    assert [f for f in scoped if f.severity == "error" and not f.waived] == []
+    unscoped = check_catalog(
+        po, "c.po", locale, CheckConfig(), termbase=_unscoped(seed_project.termbase)
+    )
+    wrong = {f.msgid for f in unscoped if f.check == "glossary"}
+    assert {"Выводы", "Ниже — как было устроено обучение, какие ошибки мы совершили и что "
+            "поменяем к следующему набору."} <= wrong  # fmt: skip
