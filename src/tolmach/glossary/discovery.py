@@ -7,36 +7,34 @@ something specific in the domain («задержка», «профилировщ
 all three, ranked by *termhood*: how much more often a candidate occurs in the project
 than in general Russian.
 
-The general-Russian frequencies come with the package (``data/ru-baseline.tsv.gz``,
-built by ``tools/build_ru_baseline.py`` from the word counts of navec's news
-vocabulary — about 1.2 billion tokens — which the MIT-licensed natasha package ships).
-A word's termhood is the log of its frequency per million words in the project over its
-frequency per million in the baseline (the "weirdness" ratio), weighted by how often
-the project uses it (a use in a heading, where articles name topics, counts half) and
-by the known terms within a few words of its uses (terms keep company). A phrase gets
-the mean rarity of its words, a bonus, another when it shares a word with a multiword
-term of the termbase («ускоренное вычисление» beside «открытые вычисления»), and
-C-value's correction for a phrase seen only inside a longer one. Hyphenated
-Latin–Cyrillic forms are nearly always terms and get a bonus.
+Termhood starts from how rare a word is in general Russian (:mod:`~tolmach.glossary.
+baseline`, news frequencies shipped with the package): ``log10(1000 / uses per
+million)``, 0 for everyday words, 3 for words seen once in a million or less. It is
+weighted by how often the documents use the candidate (``1 + log2(f)``; a use in a
+heading, where articles name topics, counts half; more when several documents use it)
+and by the known terms within a few words of its uses (terms keep company). A phrase
+gets the mean rarity of its words, a bonus, another when it shares a word with a
+multiword term of the termbase («ускоренное вычисление» beside «открытые
+вычисления»), and C-value's correction for a phrase seen only inside a longer one.
+Hyphenated Latin–Cyrillic forms are nearly always terms and get a bonus.
 
 Each candidate carries its occurrences (document, line, form as written) and, where
-catalogs hold translations, the target words that occur with it (Dice coefficient over
-the translated entries: the words found in the translations of the entries that contain
-the candidate, and rarely elsewhere).
+catalogs hold translations, the target words that occur with it
+(:mod:`~tolmach.glossary.alignment`).
 """
 
 from __future__ import annotations
 
 import functools
-import gzip
 import itertools
 import math
 import re
-from collections import Counter, defaultdict
-from collections.abc import Iterable, Mapping, Sequence
+from collections import defaultdict
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from importlib import resources
 
+from tolmach.glossary.alignment import TranslatedEntry, target_aligner
+from tolmach.glossary.baseline import MAX_RARITY, baseline_frequency, rarity
 from tolmach.glossary.match import (
     SourceIndex,
     Token,
@@ -57,13 +55,13 @@ __all__ = [
     "TranslatedEntry",
     "baseline_frequency",
     "discover_terms",
+    "rarity",
 ]
 
 _LATIN_RE = re.compile(r"[A-Za-z\u00C0-\u024F][0-9A-Za-z\u00C0-\u024F]+")
 _CAMEL_RE = re.compile(r"[a-z][A-Z]|[A-Z]{2}[a-z]")
 _NOUN_SKIP = frozenset({"Name", "Surn", "Patr", "Geox", "Orgn", "Abbr", "Init"})
 _ADJECTIVES = frozenset({"ADJF", "PRTF"})
-_MAX_RARITY = 3.0  # a word used once in a million or less: as termy as it gets
 _COMPOUND_BONUS = 2.5
 _PHRASE_BONUS = 0.5
 _NAME_BONUS = 1.0
@@ -85,15 +83,6 @@ class SourceSegment:
     line: int
     text: str
     heading: bool = False
-
-
-@dataclass(frozen=True)
-class TranslatedEntry:
-    """A translated catalog entry: its source and its translation in one locale."""
-
-    locale: str
-    source: str
-    target: str
 
 
 @dataclass(frozen=True)
@@ -131,30 +120,6 @@ class _Found:
     terms_near: list[int] = field(default_factory=list)  # each use: known terms close by
 
 
-# --- the baseline ----------------------------------------------------------------------
-
-
-@functools.cache
-def _baseline() -> tuple[dict[str, int], int, float]:
-    """Lemma counts, the total of tokens, and the count assumed for a lemma not listed."""
-    data = resources.files("tolmach.glossary").joinpath("data/ru-baseline.tsv.gz").read_bytes()
-    counts: dict[str, int] = {}
-    total = 0
-    for line in gzip.decompress(data).decode("utf-8").splitlines():
-        word, _, count = line.partition("\t")
-        if word == "# total":
-            total = int(count)
-        elif count:
-            counts[word] = int(count)
-    return counts, total, min(counts.values()) / 2
-
-
-def baseline_frequency(lemma: str) -> float:
-    """Occurrences per million words of general Russian (news); rarer words get a floor."""
-    counts, total, floor = _baseline()
-    return counts.get(normalize_word(lemma), floor) * 1e6 / total
-
-
 # --- discovery -------------------------------------------------------------------------
 
 
@@ -187,14 +152,14 @@ def discover_terms(
             )
     scores = _scores(found, _vocabulary(termbase))
     ranked = sorted(found, key=lambda key: (-scores[key], key.casefold()))[:limit]
-    aligned = _aligner(list(translations))
+    aligned = target_aligner(list(translations))
     return [
         Candidate(
             key,
             found[key].kind,
             round(scores[key], 3),
             tuple(found[key].occurrences),
-            aligned(found[key].occurrences, segments),
+            aligned({o.form for o in found[key].occurrences}),
         )
         for key in ranked
     ]
@@ -305,7 +270,7 @@ def _genitive_phrase(head: str, dependent: str) -> tuple[str, tuple[str, str]] |
         return None
     if _NOUN_SKIP & set(heads[0].tag.grammemes) or _NOUN_SKIP & set(dependents[0].tag.grammemes):
         return None
-    if _rarity(dependents[0].normal_form) < _COMMON_DEPENDENT:
+    if rarity(dependents[0].normal_form) < _COMMON_DEPENDENT:
         return None  # «суперкомпьютер мира»: a very common word adds no concept
     lemmas = (normalize_word(heads[0].normal_form), normalize_word(dependents[0].normal_form))
     return f"{heads[0].normal_form} {dependent}", lemmas
@@ -369,81 +334,11 @@ def _vocabulary(termbase: Termbase) -> frozenset[str]:
 
 def _termhood(entry: _Found) -> float:
     """How rare the candidate's words are in general Russian, per kind of candidate."""
-    rarity = [_rarity(word) for word in entry.words]
+    rare = [rarity(word) for word in entry.words]
     if entry.kind == "Latin–Cyrillic compound":
-        return max(rarity[0], 2.0) + _COMPOUND_BONUS
+        return max(rare[0], 2.0) + _COMPOUND_BONUS
     if not is_cyrillic(entry.words[0]):
-        return _MAX_RARITY + _NAME_BONUS
-    if len(rarity) > 1:
-        return sum(rarity) / len(rarity) + _PHRASE_BONUS
-    return rarity[0]
-
-
-def _rarity(lemma: str) -> float:
-    """0 for a word used more than once in a thousand, 3 for one used once in a million."""
-    return min(max(math.log10(1000 / baseline_frequency(lemma)), 0.0), _MAX_RARITY)
-
-
-# --- alignment -------------------------------------------------------------------------
-
-
-def _aligner(entries: Sequence[TranslatedEntry]):
-    """A function giving, for a candidate's occurrences, the target words seen with it."""
-    by_locale: dict[str, list[TranslatedEntry]] = defaultdict(list)
-    for entry in entries:
-        if entry.target.strip():
-            by_locale[entry.locale].append(entry)
-    units = {
-        locale: [(e.source, frozenset(_target_units(locale, e.target))) for e in items]
-        for locale, items in by_locale.items()
-    }
-    totals = {locale: Counter(u for _, us in items for u in us) for locale, items in units.items()}
-
-    def align(occurrences: Sequence[Occurrence], segments) -> tuple:
-        forms = {o.form for o in occurrences}
-        result = []
-        for locale in sorted(units):
-            with_candidate = [us for source, us in units[locale] if any(f in source for f in forms)]
-            if not with_candidate:
-                continue
-            together = Counter(u for us in with_candidate for u in us)
-            dice = {
-                unit: 2 * n / (len(with_candidate) + totals[locale][unit])
-                for unit, n in together.items()
-            }
-            best: list[str] = []
-            for unit in sorted(dice, key=lambda u: (-dice[u], -len(u), u)):
-                if not any(unit in chosen or chosen in unit for chosen in best):
-                    best.append(unit)
-                if len(best) == 3:
-                    break
-            result.append((locale, tuple(best)))
-        return tuple(result)
-
-    return align
-
-
-_STOP = frozenset(
-    re.findall(
-        r"\w+",
-        "the a an of and or to in on for with by is are was be as at from that this it its "
-        "der die das den dem des ein eine einer eines und oder zu im in am an auf für mit "
-        "von vom ist sind wird werden als bei aus dass sich nicht",
-    )
-)
-_CJK_RUN_RE = re.compile(r"[\u3400-\u9fff]+")
-
-
-def _target_units(locale: str, text: str) -> Iterable[str]:
-    """Words of a translation; for Chinese and Japanese, runs of 2–4 characters."""
-    text = mask_code_and_urls(text)
-    if locale.split("_")[0] in ("zh", "ja"):
-        for run in _CJK_RUN_RE.findall(text):
-            for size in (2, 3, 4):
-                for i in range(len(run) - size + 1):
-                    yield run[i : i + size]
-        return
-    for token in tokenize(text):
-        word = token.text.casefold()
-        if len(word) > 2 and word not in _STOP and not word.isdigit():
-            yield word
+        return MAX_RARITY + _NAME_BONUS
+    if len(rare) > 1:
+        return sum(rare) / len(rare) + _PHRASE_BONUS
+    return rare[0]

@@ -161,7 +161,9 @@ class _Word:
             )
         if self.plural_ok:
             plurals = (self.text + "s", self.text + "es")
-            if token in plurals or (not self.case_sensitive and token.casefold() in map(str.casefold, plurals)):
+            if token in plurals or (
+                not self.case_sensitive and token.casefold() in map(str.casefold, plurals)
+            ):
                 return True
         if self.case_sensitive:
             return token == self.text
