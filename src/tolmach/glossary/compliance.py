@@ -117,10 +117,11 @@ def _violations(
     violations: list[GlossaryViolation] = []
     for term in _unique_terms(termbase.find_in_source(source, heading)):
         found = _check_term(term, prepared, locale)
-        if term_key(term.source) in skip:
+        if found and skip and term_key(term.source) in skip:
             found = [replace(v, waived=True) for v in found]
-        elif _may_be_a_false_hit(term):
-            found = [replace(v, hint=waiver_hint(term)) for v in found]
+        elif found and _may_be_a_false_hit(term):
+            hint = waiver_hint(term)
+            found = [GlossaryViolation(v.term, v.rule, v.message, hint=hint) for v in found]
         violations.extend(found)
     return violations
 

@@ -43,7 +43,9 @@ _LATIN = r"0-9A-Za-z\u00C0-\u00D6\u00D8-\u00F6\u00F8-\u024F\u1E00-\u1EFF"
 _CYRILLIC = r"\u0400-\u04FF"
 # Latin letters with digits, Cyrillic words and runs of any other letters are separate
 # tokens, so "HIP-программ" gives HIP and "ROCm的" gives ROCm, but "CHIP" stays whole.
-_TOKEN_RE = re.compile(rf"[{_LATIN}]+|[{_CYRILLIC}]+|[^\W\d_{_LATIN}{_CYRILLIC}]+")
+_TOKEN_RE = re.compile(
+    rf"[{_LATIN}]+|(?P<cyrillic>[{_CYRILLIC}]+)|[^\W\d_{_LATIN}{_CYRILLIC}]+"
+)
 _CYRILLIC_RE = re.compile(rf"[{_CYRILLIC}]")
 
 # Text that is not prose: inline code, link destinations, autolinks and bare URLs.
@@ -88,10 +90,7 @@ class Token:
     text: str
     start: int
     end: int
-
-    @property
-    def cyrillic(self) -> bool:
-        return is_cyrillic(self.text)
+    cyrillic: bool = False  # known from the tokenizer: no regex search per use
 
 
 def is_cyrillic(text: str) -> bool:
@@ -100,7 +99,10 @@ def is_cyrillic(text: str) -> bool:
 
 def tokenize(text: str) -> list[Token]:
     """Split text into word tokens; script changes and punctuation separate tokens."""
-    return [Token(m.group(), m.start(), m.end()) for m in _TOKEN_RE.finditer(text)]
+    return [
+        Token(m.group(), m.start(), m.end(), m.lastgroup == "cyrillic")
+        for m in _TOKEN_RE.finditer(text)
+    ]
 
 
 def mask_code_and_urls(text: str) -> str:

@@ -124,8 +124,9 @@ class Termbase:
         )
 
     @functools.cached_property
-    def _has_contexts(self) -> bool:
-        return any(t.context for t in self.terms)
+    def _with_context(self) -> frozenset[int]:
+        """Ids of the terms with context conditions: only these need a look around."""
+        return frozenset(id(t) for t in self.terms if t.context)
 
     @functools.cached_property
     def _by_document(self) -> dict[tuple[str, frozenset[str]], Termbase]:
@@ -138,10 +139,13 @@ class Termbase:
         says whether the segment is a heading.
         """
         accept = None
-        if self._has_contexts:
+        conditional = self._with_context
+        if conditional:
 
             def accept(term, tokens: list[Token], start: int, end: int, lemmas) -> bool:
-                return not term.context or term.context.accepts(tokens, start, end, lemmas, heading)
+                if id(term) not in conditional:
+                    return True
+                return term.context.accepts(tokens, start, end, lemmas, heading)
 
         hits = self._index.find(text, accept)
         return [TermMatch(h.item, h.start, h.end, text[h.start : h.end]) for h in hits]
