@@ -182,7 +182,10 @@ def _discovery_input(config: Config, sources: tuple[Path, ...]):
     if termbase is None:
         termbase = Termbase()
     if sources:
-        documents = [(document_name(p), parse_document(read_source(p))) for p in sources]
+        documents = [
+            (document_name(p.name, config.source_locale), parse_document(read_source(p)))
+            for p in sources
+        ]
     else:
         documents = [(d.name, project.load(d)) for d in project.documents]
     if not documents:
