@@ -100,9 +100,17 @@ def test_a_waiver_without_reason_waives_nothing():
     assert waived_terms("glossary-waive: ROCm —") == {}
 
 
-def test_check_entry_honours_a_waiver_with_a_reason():
+def test_check_entry_honours_a_waiver_with_a_reason_and_reports_what_it_waived():
     comment = "glossary-waive: ROCm — the sentence quotes an old slide"
-    assert check_entry(TERMBASE, "Вышел ROCm", "Rocm is out", "en", comment) == []
+    (violation,) = check_entry(TERMBASE, "Вышел ROCm", "Rocm is out", "en", comment)
+    assert violation.waived and violation.rule == "keep"
+
+
+def test_a_waiver_with_nothing_to_waive_is_reported_as_waived():
+    comment = "glossary-waive: ROCm — the sentence quotes an old slide"
+    (violation,) = check_entry(TERMBASE, "Вышел ROCm", "ROCm is out", "en", comment)
+    assert (violation.rule, violation.waived) == ("waiver", True)
+    assert "nothing to waive" in violation.message
 
 
 def test_check_entry_reports_a_waiver_without_reason_and_still_checks_the_term():
@@ -253,10 +261,10 @@ def test_cli_list_shows_terms_with_kind_and_targets(project):
 def test_cli_candidates_reads_the_seeds_and_skips_code(project):
     result = run(project, "candidates")
     assert result.exit_code == 0
-    assert result.output.split("\n")[:2] == [
-        "   1  MI355X  (letters and digits)",
-        "   1  UALink  (CamelCase)",
-    ]
+    lines = result.output.split("\n")
+    assert lines[0].startswith("  1. MI355X  (letters and digits; 1× in 1 document(s), score")
+    assert lines[1] == "      in a:3 «MI355X»"
+    assert lines[2].startswith("  2. UALink  (CamelCase; 1×")
     assert "CodeOnly" not in result.output
 
 

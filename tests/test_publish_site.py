@@ -21,7 +21,7 @@ from publish_scenario import BASE_URL, FIXED_DE_NEWS, fill, make_scenario
 from tolmach.cli.publish import publish
 from tolmach.config import load_config
 from tolmach.project import Project
-from tolmach.publish import PublishError, PublishOptions, publish_site
+from tolmach.publish import PublishOptions, publish_site
 
 SCHEMAS = Path(__file__).parent / "data" / "sitemap"
 PUBLISHED = {"ru/guide.html", "ru/news.html", "en/guide.html", "en/news.html", "de/guide.html",
@@ -364,7 +364,7 @@ def test_output_is_byte_reproducible_with_search(tmp_path):
 
 def test_publishing_refuses_an_unconfigured_locale(tmp_path):
     project = make_scenario(tmp_path)
-    with pytest.raises(ValueError, match="locale .it. is not configured"):
+    with pytest.raises(ValueError, match=r"locale 'it' is not configured"):
         publish_site(project, tmp_path / "site", PublishOptions(locales=("it",)))
     assert not (tmp_path / "site").exists()
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 import xml.etree.ElementTree as ET
+from dataclasses import replace
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -18,9 +19,15 @@ from tolmach.fileio import write_atomic
 from tolmach.glossary import GlossaryError, Term, Termbase, load_termbase, parse_termbase
 from tolmach.glossary.exchange import (
     dump_termbase_toml,
+    merge_locale,
     read_csv,
+    read_omegat,
+    read_pairs,
     read_tbx,
+    update_termbase_toml,
     write_csv,
+    write_omegat,
+    write_pairs,
     write_tbx,
 )
 
@@ -29,7 +36,9 @@ SEED_GLOSSARY = Path(__file__).parent.parent / "locales" / "glossary.toml"
 TERMBASES = {
     "test fixture": load_termbase(DATA / "termbase.toml"),
     "seed": load_termbase(SEED_GLOSSARY),
+    "every field": load_termbase(DATA / "rich.toml"),
 }
+FORMATS = ["tbx", "csv", "csv-pairs", "omegat", "toml"]
 
 
 def _read_back(fmt: str, termbase: Termbase) -> Termbase:
@@ -37,10 +46,24 @@ def _read_back(fmt: str, termbase: Termbase) -> Termbase:
         return read_tbx(write_tbx(termbase), ignored=termbase.ignored)
     if fmt == "csv":
         return read_csv(write_csv(termbase), ignored=termbase.ignored)
+    if fmt in ("csv-pairs", "omegat"):
+        return _pairs_round_trip(fmt, termbase)
     return parse_termbase(dump_termbase_toml(termbase))
 
 
-@pytest.mark.parametrize("fmt", ["tbx", "csv", "toml"])
+def _pairs_round_trip(fmt: str, termbase: Termbase) -> Termbase:
+    """One file per locale, imported one after the other into an empty termbase."""
+    writer, reader = (
+        (write_pairs, read_pairs) if fmt == "csv-pairs" else (write_omegat, read_omegat)
+    )
+    files = {locale: writer(termbase, locale) for locale in termbase.locales}
+    rebuilt = Termbase((), termbase.ignored)
+    for locale, text in files.items():
+        rebuilt = merge_locale(rebuilt, reader(text, locale), locale)
+    return rebuilt
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
 @pytest.mark.parametrize("name", TERMBASES)
 def test_export_then_import_gives_an_equal_termbase(fmt, name):
     termbase = TERMBASES[name]
@@ -49,7 +72,7 @@ def test_export_then_import_gives_an_equal_termbase(fmt, name):
 
 def test_preferred_translation_stays_first_through_every_format():
     term = TERMBASES["test fixture"].get("пропускная способность")
-    for fmt in ("tbx", "csv", "toml"):
+    for fmt in FORMATS:
         back = _read_back(fmt, Termbase((term,))).terms[0]
         assert back.targets_for("en") == ("bandwidth", "throughput")
 
@@ -68,9 +91,10 @@ def test_tbx_is_tbx_basic_martif_with_the_source_language():
     assert root.get("{http://www.w3.org/XML/1998/namespace}lang") == "ru"
 
 
-def test_tbx_marks_keep_terms_as_not_needing_translation():
+def test_tbx_marks_keep_terms_in_a_note_not_in_a_made_up_data_category():
     entry = _entry(TERMBASES["test fixture"], "ROCm")
-    assert entry.find("descrip[@type='Translation needed']").text == "No"
+    assert entry.find("descrip[@type='Translation needed']") is None
+    assert entry.find("note").text == 'tolmach: {"kind": "keep", "case-sensitive": true}'
 
 
 def test_tbx_statuses_preferred_admitted_and_deprecated():
@@ -181,13 +205,46 @@ def run(project: Path, *args: str):
 
 
 @pytest.mark.parametrize("fmt", ["tbx", "csv"])
-def test_export_then_import_rewrites_the_glossary_with_the_same_terms(project, fmt):
+def test_export_then_import_leaves_the_glossary_file_byte_for_byte(project, fmt):
     exported = project / f"terms.{fmt}"
     assert run(project, "export", "--format", fmt, "-o", str(exported)).exit_code == 0
     assert run(project, "import", str(exported)).exit_code == 0
     glossary_file = project / "locales" / "glossary.toml"
-    assert load_termbase(glossary_file) == load_termbase(SEED_GLOSSARY)
-    assert "[ignore]" in glossary_file.read_text(encoding="utf-8")
+    assert glossary_file.read_bytes() == SEED_GLOSSARY.read_bytes()
+
+
+@pytest.mark.parametrize(("fmt", "suffix"), [("csv-pairs", "csv"), ("omegat", "txt")])
+def test_bilingual_files_of_every_locale_rebuild_the_glossary(project, fmt, suffix):
+    glossary_file = project / "locales" / "glossary.toml"
+    for locale in ("en", "de", "zh_CN"):
+        out = project / f"terms.{locale}.{suffix}"
+        assert run(project, "export", "--format", fmt, "-l", locale, "-o", str(out)).exit_code == 0
+    for locale in ("en", "de", "zh_CN"):
+        result = run(project, "import", "-l", locale, str(project / f"terms.{locale}.{suffix}"))
+        assert result.exit_code == 0, result.output
+    assert glossary_file.read_bytes() == SEED_GLOSSARY.read_bytes()
+
+
+def test_an_import_that_changes_terms_keeps_the_files_comments(project):
+    glossary_file = project / "locales" / "glossary.toml"
+    pairs = project / "de.csv"
+    pairs.write_text("source,target,status\nускоритель,Akzelerator,preferred\n", "utf-8")
+    result = run(project, "import", "-l", "de", str(pairs))
+    assert result.exit_code == 0, result.output
+    text = glossary_file.read_text(encoding="utf-8")
+    assert text.startswith("# tolmach termbase for the articles in seeds/")
+    assert "# --- AMD hardware ---" in text
+    termbase = load_termbase(glossary_file)
+    assert termbase.get("ускоритель").targets_for("de") == ("Akzelerator",)
+    assert termbase.get("узел").targets_for("de") == ()
+    assert [t.source for t in termbase.terms] == [
+        t.source for t in load_termbase(SEED_GLOSSARY).terms
+    ]
+
+
+def test_pair_formats_need_a_locale(project):
+    result = run(project, "export", "--format", "omegat")
+    assert result.exit_code != 0 and "-l" in result.output
 
 
 def test_export_to_stdout(project):
@@ -214,3 +271,196 @@ def test_import_needs_a_known_format(project):
     result = run(project, "import", str(other))
     assert result.exit_code != 0
     assert "--format" in result.output
+
+
+# --- TBX-Basic: the structure and data categories of the specification -----------------
+#
+# TBX-Basic (LISA/LTAC, TBXBasiccoreStructV02.dtd with TBXBasicXCSV02.xcs) written as
+# assertions: no schema for it ships in a package we could install.
+
+TBX_BASIC_TYPES = {
+    "descrip": {"definition", "subjectField", "context"},
+    "admin": {"customerSubset", "projectSubset", "source"},
+    "termNote": {
+        "administrativeStatus",
+        "geographicalUsage",
+        "grammaticalGender",
+        "partOfSpeech",
+        "termLocation",
+        "termType",
+    },
+    "ref": {"crossReference"},
+    "xref": {"externalCrossReference", "xGraphic"},
+    "transac": {"transactionType"},
+}
+TBX_BASIC_PICKLISTS = {
+    "administrativeStatus": {
+        "preferredTerm-admn-sts",
+        "admittedTerm-admn-sts",
+        "deprecatedTerm-admn-sts",
+        "supersededTerm-admn-sts",
+    },
+    "termType": {"fullForm", "acronym", "abbreviation", "shortForm", "variant", "phrase"},
+    "partOfSpeech": {"noun", "verb", "adjective", "adverb", "properNoun", "other"},
+}
+ENTRY_LEVEL = {
+    "descrip": {"definition", "subjectField"},
+    "admin": {"customerSubset", "projectSubset"},
+}
+AUX = {"descrip", "descripGrp", "admin", "adminGrp", "transacGrp", "note", "ref", "xref"}
+XML_LANG = "{http://www.w3.org/XML/1998/namespace}lang"
+
+
+def assert_tbx_basic(text: str) -> None:
+    assert text.startswith('<?xml version="1.0" encoding="UTF-8"?>\n')
+    assert '<!DOCTYPE martif SYSTEM "TBXBasiccoreStructV02.dtd">' in text
+    root = ET.fromstring(text)
+    assert (root.tag, root.get("type")) == ("martif", "TBX-Basic") and root.get(XML_LANG)
+    header, body_text = list(root)
+    assert (header.tag, body_text.tag) == ("martifHeader", "text")
+    assert [c.tag for c in header] == ["fileDesc", "encodingDesc"]
+    file_desc = header.find("fileDesc")
+    assert [c.tag for c in file_desc] == ["titleStmt", "sourceDesc"]
+    assert file_desc.find("titleStmt/title").text and file_desc.find("sourceDesc/p").text
+    (xcs,) = header.find("encodingDesc")
+    assert (xcs.tag, xcs.get("type"), xcs.text) == ("p", "XCSURI", "TBXBasicXCSV02.xcs")
+    (body,) = body_text
+    assert body.tag == "body"
+    ids = [entry.get("id") for entry in body]
+    assert len(set(ids)) == len(ids) and all(ids)
+    for entry in body:
+        assert entry.tag == "termEntry"
+        tags = [child.tag for child in entry]
+        first_lang_set = tags.index("langSet")
+        assert set(tags[:first_lang_set]) <= AUX and set(tags[first_lang_set:]) == {"langSet"}
+        for child in entry[:first_lang_set]:
+            if child.tag in ENTRY_LEVEL:
+                assert child.get("type") in ENTRY_LEVEL[child.tag], ET.tostring(child)
+        for lang_set in entry.iter("langSet"):
+            assert lang_set.get(XML_LANG)
+            tigs = [c for c in lang_set if c.tag in ("tig", "ntig")]
+            assert tigs and all(c.tag in AUX or c in tigs for c in lang_set)
+            for tig in tigs:
+                assert tig[0].tag == "term" and (tig[0].text or "").strip()
+                notes = [c.tag for c in tig[1:]]
+                assert notes == sorted(notes, key=lambda t: t != "termNote")  # termNotes first
+    for element in root.iter():
+        if element.tag in TBX_BASIC_TYPES:
+            kind = element.get("type")
+            assert kind in TBX_BASIC_TYPES[element.tag], f"<{element.tag} type={kind!r}>"
+            if kind in TBX_BASIC_PICKLISTS:
+                assert element.text in TBX_BASIC_PICKLISTS[kind], f"{kind} = {element.text!r}"
+
+
+@pytest.mark.parametrize("name", TERMBASES)
+def test_tbx_export_is_tbx_basic(name):
+    assert_tbx_basic(write_tbx(TERMBASES[name]))
+
+
+def test_the_tbx_basic_assertions_catch_what_the_old_export_wrote():
+    old = write_tbx(TERMBASES["test fixture"]).replace(
+        '<note>tolmach: {"kind": "keep", "case-sensitive": true}</note>',
+        '<descrip type="Translation needed">No</descrip>',
+        1,
+    )
+    with pytest.raises(AssertionError, match="Translation needed"):
+        assert_tbx_basic(old)
+    without_encoding = re.sub(r"\s*<encodingDesc>.*?</encodingDesc>", "", old, flags=re.S)
+    with pytest.raises(AssertionError):
+        assert_tbx_basic(without_encoding)
+
+
+def test_tbx_carries_domains_scopes_and_source_variants_in_basic_categories():
+    entry = _entry(TERMBASES["every field"], "вывод")
+    assert [d.text for d in entry.findall("descrip[@type='subjectField']")] == [
+        "gpu-computing",
+        "ml",
+    ]
+    assert [a.text for a in entry.findall("admin[@type='projectSubset']")] == ["rocm7", "guide/**"]
+    deepseek = _entry(TERMBASES["every field"], "DeepSeek R1")
+    (variant,) = [
+        t for t in deepseek.iter("tig") if t.find("termNote[@type='termType']") is not None
+    ]
+    assert variant.find("term").text == "DeepSeek-R1"
+
+
+# --- bilingual files -----------------------------------------------------------------------
+
+
+def test_csv_pairs_start_with_source_target_description():
+    lines = write_pairs(TERMBASES["every field"], "zh_CN").splitlines()
+    assert lines[0].startswith("source,target,description,status,")
+    assert "NVIDIA,英伟达,,preferred,keep" in lines[2]
+    assert any(line.startswith("межсоединение,连接,,forbidden,") for line in lines)
+
+
+def test_omegat_glossary_is_tab_separated_source_target_comment():
+    text = write_omegat(TERMBASES["every field"], "en")
+    lines = [line for line in text.splitlines() if not line.startswith("#")]
+    assert all(len(line.split("\t")) == 3 for line in lines)
+    assert (
+        "DeepSeek R1\tDeepSeek R1\tReasoning model; DeepSeek writes it with a hyphen. ⟦tolmach"
+        in text
+    )
+    assert 'interconnect\t⟦tolmach {"case_sensitive": "true", "variants": "межсоединения"}⟧' in text
+
+
+def test_a_plain_omegat_glossary_from_omegat_is_read():
+    text = "# my glossary\nускоритель\taccelerator\tGPU card\nускоритель\tbooster\n"
+    (term,) = merge_locale(Termbase(), read_omegat(text, "en"), "en").terms
+    assert (term.source, term.note, term.targets_for("en")) == (
+        "ускоритель",
+        "GPU card",
+        ("accelerator", "booster"),
+    )
+
+
+def test_a_bilingual_import_replaces_one_locale_and_keeps_the_others():
+    termbase = TERMBASES["test fixture"]
+    de = "source,target,description,status\nускоритель,Akzelerator,,preferred\n"
+    merged = merge_locale(termbase, read_pairs(de, "de"), "de")
+    accelerator = merged.get("ускоритель")
+    assert accelerator.targets_for("de") == ("Akzelerator",)
+    assert accelerator.targets_for("en") == termbase.get("ускоритель").targets_for("en")
+    assert merged.get("ядро").targets_for("de") == ()
+
+
+def test_a_bad_status_names_its_line():
+    with pytest.raises(GlossaryError, match=r"^g\.csv:3: unknown status 'maybe'"):
+        read_pairs("source,target,status\nа,b,preferred\nв,c,maybe\n", "en", "g.csv")
+
+
+# --- the TOML file is edited, not rewritten -------------------------------------------------
+
+
+def test_an_unchanged_termbase_leaves_the_file_byte_for_byte():
+    text = SEED_GLOSSARY.read_text(encoding="utf-8")
+    assert update_termbase_toml(text, parse_termbase(text)) == text
+
+
+def test_an_edit_keeps_comments_order_and_layout():
+    text = SEED_GLOSSARY.read_text(encoding="utf-8")
+    termbase = parse_termbase(text)
+    changed = Termbase(
+        (
+            *tuple(
+                replace(t, note="Changed.") if t.source == "ROCm" else t
+                for t in termbase.terms
+                if t.source != "Cohere"
+            ),
+            Term("стек", "translate", (("en", ("stack",)),), case_sensitive=False),
+        ),
+        termbase.ignored,
+    )
+    new = update_termbase_toml(text, changed)
+    assert parse_termbase(new) == changed
+    removed = {line for line in text.splitlines()} - {line for line in new.splitlines()}
+    assert removed == {
+        'note = "AMD\'s open software platform for GPU computing. Never Rocm or ROCM."',
+        'source = "Cohere"',
+        'note = "AI company, maker of the Command models."',
+    }
+    assert new.startswith(text[: text.index("[[term]]")])  # the documentation header
+    assert new.rstrip().endswith(
+        'source = "стек"\nkind = "translate"\ntranslations = { en = "stack" }'
+    )

@@ -87,6 +87,7 @@ class Config:
     allow_outside_sources: bool = False  # follow a source's symbolic link out of the project
     source_root: str | None = None  # names count from here; default: each glob's fixed folder
     checks: dict[str, Any] = field(default_factory=dict)
+    domains: dict[str, tuple[str, ...]] = field(default_factory=dict)  # domain → names/globs
     base_url: str | None = None  # where the site is served; absolute canonical URLs need it
     localized_assets: str = "{stem}.{locale}{suffix}"  # name of an asset's localized variant
     hashed_assets: bool = False  # published asset names carry a content hash
@@ -163,6 +164,7 @@ _KEYS: dict[str, tuple[str, type]] = {
     "allow-outside-sources": ("allow_outside_sources", bool),
     "source-root": ("source_root", str),
     "checks": ("checks", dict),
+    "domains": ("domains", dict),
     "base-url": ("base_url", str),
     "localized-assets": ("localized_assets", str),
     "hashed-assets": ("hashed_assets", bool),
@@ -277,6 +279,8 @@ def load_config(root: Path) -> Config:
                 path, _key_line(text, attr.replace("_", "-")), f"{attr} must list strings"
             )
     _read_locales(values, path, text)
+    if "domains" in values:
+        values["domains"] = _domains(values["domains"], path, text)
     config = Config(root=root, source=path, **values)
     if config.location not in LOCATIONS:
         raise ConfigError(
@@ -293,6 +297,36 @@ def load_config(root: Path) -> Config:
     return config
 
 
+def _domains(table: dict[str, Any], path: Path, text: str) -> dict[str, tuple[str, ...]]:
+    """``[tool.tolmach.domains]``: each domain lists document names or globs of names."""
+    domains = {}
+    for name, patterns in table.items():
+        if isinstance(patterns, str):
+            patterns = [patterns]
+        if (
+            not isinstance(patterns, list)
+            or not patterns
+            or not all(isinstance(p, str) and p.strip() for p in patterns)
+        ):
+            raise ConfigError(
+                path,
+                _domain_line(text, name),
+                f"domain {name!r} must list document names or globs, "
+                f'e.g. {name} = ["rocm7", "guide/**"]',
+            )
+        domains[name] = tuple(p.strip() for p in patterns)
+    return domains
+
+
+def _domain_line(text: str, name: str) -> int | None:
+    """The line of ``name = ...`` under ``[tool.tolmach.domains]`` (or of the table)."""
+    header = re.search(r"^\s*\[tool\.tolmach\.domains\]", text, re.M)
+    start = header.start() if header else 0
+    key = re.compile(rf"^\s*[\"']?{re.escape(name)}[\"']?\s*=", re.M)
+    match = key.search(text, start) or (header if header else None)
+    if match is None:
+        return _key_line(text, "domains")
+    return text.count("\n", 0, match.start()) + 1
 def _check_publishing(config: Config, path: Path, text: str) -> None:
     """``base-url`` is an absolute web address; ``localized-assets`` names a variant."""
     if config.base_url is not None:

@@ -48,6 +48,7 @@ __all__ = [
 ]
 
 _GLOSSARY_PREFIX = "glossary:"
+_HEADING_PREFIX = "heading"  # the first ``#.`` line says what the entry is: "heading 2"
 _SOURCE_REFUSED = "not read (allow-outside-sources = true in [tool.tolmach] would allow it)"
 _NOT_FOLLOWED = "nothing is read or written through it"
 _UNREFERABLE_RE = re.compile(r"[\s\x00-\x1f\x7f]")  # a ``#:`` reference cannot hold these
@@ -79,6 +80,7 @@ class StepResult:
     stats: CatalogStats | None = None
     summary: UpdateSummary | None = None  # update: what changed in the catalog
     created: bool = False  # update: the catalog did not exist before
+    waivers: int = 0  # waivers declared in the catalog (flags and glossary-waive comments)
 
 
 @dataclass(frozen=True)
@@ -244,21 +246,54 @@ class Project:
 
     @cached_property
     def termbase(self):
-        """The project's glossary, or None when the project has none."""
+        """The project's glossary, or None when the project has none.
+
+        A term's domain must be one the configuration defines, or it would silently
+        hold nowhere.
+        """
         path = self.locales_file(self.config.glossary_path)
         if not path.is_file():
             return None
-        from tolmach.glossary import load_termbase
+        from tolmach.glossary import GlossaryError, load_termbase
 
-        return load_termbase(path)
+        termbase = load_termbase(path)
+        for term in termbase.terms:
+            unknown = [d for d in term.domains if d not in self.config.domains]
+            if unknown:
+                raise GlossaryError(
+                    self.shown(path),
+                    term.line,
+                    term.source,
+                    f"term {term.display}: domain {unknown[0]!r} is not defined; map it to "
+                    "documents under [tool.tolmach.domains] in pyproject.toml",
+                )
+        return termbase
 
-    def describe_terms(self, locale: str | None = None):
+    def domains_of(self, document: str) -> frozenset[str]:
+        """The domains ``[tool.tolmach.domains]`` gives a document (by its name)."""
+        from tolmach.glossary.senses import document_matches
+
+        return frozenset(
+            domain
+            for domain, patterns in self.config.domains.items()
+            if document_matches(patterns, document)
+        )
+
+    def termbase_for(self, document: str):
+        """The terms that hold in one document (its scope and domains), or None."""
         termbase = self.termbase
+        if termbase is None:
+            return None
+        return termbase.for_document(document, self.domains_of(document))
+
+    def describe_terms(self, document: str, locale: str | None = None):
+        """``(text, heading) -> "glossary: ..." line`` for one document's entries, or None."""
+        termbase = self.termbase_for(document)
         if termbase is None:
             return None
         from tolmach.glossary import describe_terms
 
-        return lambda text: describe_terms(termbase, text, locale)
+        return lambda text, heading=False: describe_terms(termbase, text, locale, heading)
 
     # --- steps ------------------------------------------------------------------
 
@@ -273,13 +308,11 @@ class Project:
         return results
 
     def template(self, doc: SourceDocument) -> polib.POFile:
-        return extract_template(
-            self.load(doc),
-            doc.relpath,
-            project=doc.name,
-            describe_terms=self.describe_terms(),
-            location=self.config.location,
+        pot = extract_template(
+            self.load(doc), doc.relpath, project=doc.name, location=self.config.location
         )
+        self._refresh_glossary_comments(pot, None, doc.name)
+        return pot
 
     def update(
         self, locales: tuple[str, ...] | list[str] = (), *, keep_obsolete: bool | None = None
@@ -331,15 +364,16 @@ class Project:
             document=doc.name,
             keep_obsolete=keep,
         )
-        self._refresh_glossary_comments(merged, locale)
+        self._refresh_glossary_comments(merged, locale, doc.name)
         written = write_po(merged, path, width=self.config.po_width)
         summary = summarize_update(old, merged)
         return StepResult(
             path, written, locale, doc.name, catalog_stats(merged), summary, created=old is None
         )
 
-    def _refresh_glossary_comments(self, po: polib.POFile, locale: str) -> None:
-        describe = self.describe_terms(locale)
+    def _refresh_glossary_comments(self, po: polib.POFile, locale: str | None, document: str) -> None:
+        """The ``#. glossary:`` line of every live entry, as the termbase now says."""
+        describe = self.describe_terms(document, locale)
         if describe is None:
             return
         for entry in po:
@@ -348,7 +382,8 @@ class Project:
             lines = [
                 ln for ln in entry.comment.split("\n") if ln and not ln.startswith(_GLOSSARY_PREFIX)
             ]
-            terms = describe(entry.msgid)
+            heading = bool(lines) and lines[0].startswith(_HEADING_PREFIX)
+            terms = describe(entry.msgid, heading)
             entry.comment = "\n".join(lines + ([terms] if terms else []))
 
     def locales_file(self, path: Path) -> Path:
@@ -434,7 +469,7 @@ class Project:
             rel,
             locale,
             config,
-            termbase=self.termbase,
+            termbase=self.termbase_for(doc),
             source_locale=self.config.source_locale,
             asset_variants=self.asset_variants(locale),
             sources=self.source_lines(doc),
@@ -481,6 +516,7 @@ class Project:
             document=result.document or "",
             stats=result.stats or CatalogStats(),
             summary=result.summary,
+            waivers=result.waivers,
             written=result.written,
             created=result.created,
         )
@@ -516,14 +552,16 @@ class Project:
         return findings
 
     def stats(self, locales: tuple[str, ...] | list[str] = ()) -> list[StepResult]:
-        """Progress of every catalog; one not made yet counts its template as untranslated."""
+        """Progress of every catalog, and the waivers it declares; one not made yet counts
+        its template as untranslated."""
+        from tolmach.checks.runner import count_waivers
+
         results = []
         for locale, doc, path in self.catalogs(locales):
-            if path.is_file():
-                stats = catalog_stats(read_po(path))
-            else:
-                stats = catalog_stats(self._read_template_named(doc))
-            results.append(StepResult(path, False, locale, doc, stats))
+            po = read_po(path) if path.is_file() else None
+            stats = catalog_stats(po if po is not None else self._read_template_named(doc))
+            waivers = count_waivers(po) if po is not None else 0
+            results.append(StepResult(path, False, locale, doc, stats, waivers=waivers))
         return results
 
 

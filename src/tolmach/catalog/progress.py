@@ -31,7 +31,9 @@ __all__ = [
 ]
 
 JSON_SCHEMA_VERSION = 1
-STATS_COLUMNS = ("locale", "document", "translated", "fuzzy", "untranslated", "words done", "%")
+STATS_COLUMNS = (
+    "locale", "document", "translated", "fuzzy", "untranslated", "words done", "%", "waived"
+)  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -46,6 +48,7 @@ class CatalogRow:
     summary: UpdateSummary | None = None
     written: bool = False
     created: bool = False
+    waivers: int = 0  # waivers the catalog declares (``tolmach stats``)
 
     def key(self) -> dict[str, str]:
         return {"path": self.path, "locale": self.locale, "tag": self.tag, "document": self.document}
@@ -76,31 +79,33 @@ def _total(rows: Sequence[CatalogRow]) -> CatalogStats:
 def stats_json(rows: Sequence[CatalogRow]) -> str:
     document = {
         "version": JSON_SCHEMA_VERSION,
-        "catalogs": [row.key() | progress_record(row.stats) for row in rows],
-        "total": progress_record(_total(rows)),
+        "catalogs": [
+            row.key() | progress_record(row.stats) | {"waived": row.waivers} for row in rows
+        ],
+        "total": progress_record(_total(rows)) | {"waived": sum(row.waivers for row in rows)},
     }
     return json.dumps(document, ensure_ascii=False, indent=2)
 
 
 def stats_csv(rows: Sequence[CatalogRow]) -> str:
     out = io.StringIO()
-    fields = ["path", "locale", "tag", "document", *progress_record(CatalogStats())]
+    fields = ["path", "locale", "tag", "document", *progress_record(CatalogStats()), "waived"]
     writer = csv.DictWriter(out, fieldnames=fields, lineterminator="\n")
     writer.writeheader()
     for row in rows:
-        writer.writerow(row.key() | progress_record(row.stats))
+        writer.writerow(row.key() | progress_record(row.stats) | {"waived": row.waivers})
     return out.getvalue()
 
 
 def stats_cells(rows: Sequence[CatalogRow]) -> list[list[str]]:
     """The table's rows as text, with a total row when there is more than one catalog."""
-    def cells(locale: str, document: str, s: CatalogStats) -> list[str]:
+    def cells(locale: str, document: str, s: CatalogStats, waivers: int) -> list[str]:
         return [locale, document, str(s.translated), str(s.fuzzy), str(s.untranslated),
-                f"{s.translated_words}/{s.total_words}", f"{s.percent:.0f}"]
+                f"{s.translated_words}/{s.total_words}", f"{s.percent:.0f}", str(waivers)]
 
-    lines = [cells(row.tag, row.document, row.stats) for row in rows]
+    lines = [cells(row.tag, row.document, row.stats, row.waivers) for row in rows]
     if len(rows) > 1:
-        lines.append(cells("total", "", _total(rows)))
+        lines.append(cells("total", "", _total(rows), sum(row.waivers for row in rows)))
     return lines
 
 

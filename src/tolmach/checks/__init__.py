@@ -21,6 +21,7 @@ FAMILIES = (
     "numbers",
     "glossary",
     "punctuation",
+    "typography",
     "length",
     "completeness",
 )

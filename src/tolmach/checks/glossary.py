@@ -3,15 +3,17 @@
 The matching itself (morphology, forbidden and required terms) lives in
 :mod:`tolmach.glossary`; this adapter only feeds it one entry with its translator
 comment. A translator can waive a single term with ``# glossary-waive: TERM — reason``
-(a waiver without a reason is reported), or the whole check with ``#, ignore-glossary``.
-Without a termbase the check says nothing.
+(a waiver without a reason is reported; what a waiver excuses is listed as waived), or
+the whole check with ``#, ignore-glossary``. A finding for a Russian word that may
+mean something else where it was found says how to waive it. Without a termbase the
+check says nothing.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 
-from tolmach.checks.registry import EntryContext, check
+from tolmach.checks.registry import EntryContext, WaivedMessage, check
 
 __all__ = ["glossary"]
 
@@ -26,5 +28,9 @@ def glossary(ctx: EntryContext) -> Iterator[str]:
     )
 
     comment = (ctx.entry.tcomment if ctx.entry is not None else "") or ""
-    for violation in check_entry(ctx.termbase, ctx.source, ctx.target, ctx.locale, comment):
-        yield violation.message
+    violations = check_entry(
+        ctx.termbase, ctx.source, ctx.target, ctx.locale, comment, heading=ctx.is_heading
+    )
+    for violation in violations:
+        message = f"{violation.message}; {violation.hint}" if violation.hint else violation.message
+        yield WaivedMessage(message) if violation.waived else message

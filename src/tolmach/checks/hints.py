@@ -16,6 +16,7 @@ FIXES: dict[str, str] = {
     "numbers": "write each number of the source with its value, in the target language's notation",
     "glossary": "use the translation the glossary prescribes (tolmach glossary list)",
     "punctuation": "end as the source ends, with no space before . , ; : ! ?",
+    "typography": "use the locale's apostrophe and quotation marks (’ “…”), not straight ' and \"",
     "whitespace": "start and end the translation with the whitespace of the source",
     "spacing": "use single spaces between words",
     "repeated-word": "delete the repeated word",

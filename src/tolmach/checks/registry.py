@@ -1,7 +1,9 @@
 """The check registry: small declared functions with a name, a severity and a title.
 
 A check is a function ``(ctx: EntryContext) -> Iterable[str]`` that yields one message
-per problem it sees in a single translation. ``@check`` records it in :data:`CHECKS`;
+per problem it sees in a single translation. A check that honours waivers of its own
+(the glossary's ``glossary-waive`` comments) yields a :class:`WaivedMessage` for what
+they excuse, so the report lists it apart and counts it. ``@check`` records it in :data:`CHECKS`;
 the first line of its docstring is the explanation ``tolmach check --list`` shows.
 
 Most checks look at each published translation. Checks declared with
@@ -29,6 +31,7 @@ __all__ = [
     "EntryContext",
     "Finding",
     "Severity",
+    "WaivedMessage",
     "check",
     "parse_kind",
 ]
@@ -51,6 +54,12 @@ class Check:
 
 
 CHECKS: dict[str, Check] = {}
+
+
+class WaivedMessage(str):
+    """A finding's message that a waiver on the entry already excuses."""
+
+    __slots__ = ()
 
 
 def check(

@@ -65,7 +65,7 @@ def render_human(findings: Sequence[Finding], console: Console, paths: Sequence[
             console.print(_line(finding), highlight=False, soft_wrap=True)
         console.print()
     if waived:
-        console.print("[bold]Waived (flags ignore-<check>)[/bold]")
+        console.print("[bold]Waived (flags ignore-<check>, glossary-waive comments)[/bold]")
         for finding in waived:
             console.print(_line(finding), highlight=False, soft_wrap=True)
         console.print()

@@ -6,7 +6,9 @@ A waiver (:mod:`tolmach.catalog.waivers`: the translator comment
 ``# tolmach: ignore <check> — reason``, or the older flag ``#, ignore-<check>``) waives
 that check for the entry: its findings are kept, marked ``waived``, so the report shows
 them apart for review. A waiver naming no check is an error on that entry; one pinned to
-another source text has lapsed: the check applies again and a warning says why.
+another source text has lapsed: the check applies again and a warning says why. A check
+may also report a message as already waived (:class:`~tolmach.checks.registry.WaivedMessage`,
+e.g. a term waived by a ``glossary-waive`` comment): it is marked ``waived`` the same way.
 """
 
 from __future__ import annotations
@@ -23,9 +25,24 @@ import polib
 from tolmach.catalog.waivers import Waiver, waivers_in
 from tolmach.checks.config import CheckConfig
 from tolmach.checks.hints import how_to_fix
-from tolmach.checks.registry import CHECKS, Check, CheckError, EntryContext, Finding, parse_kind
+from tolmach.checks.registry import (
+    CHECKS,
+    Check,
+    CheckError,
+    EntryContext,
+    Finding,
+    WaivedMessage,
+    parse_kind,
+)
 
-__all__ = ["check_catalog", "check_entry", "lapsed_waivers", "read_catalog", "waivers_of"]
+__all__ = [
+    "check_catalog",
+    "check_entry",
+    "count_waivers",
+    "lapsed_waivers",
+    "read_catalog",
+    "waivers_of",
+]
 
 WAIVER_CHECK = "waiver"
 _FIRST_LINES = 5
@@ -59,6 +76,7 @@ def check_entry(
                 is_waived = check.name in waived
                 if is_waived:
                     used.add(check.name)
+                is_waived = is_waived or isinstance(message, WaivedMessage)
                 findings.append(
                     _finding(entry, path, check, config, prefix + message, is_waived, source)
                 )
@@ -149,6 +167,18 @@ def _first_occurrence(entry: polib.POEntry) -> str:
         return ""
     path, line = entry.occurrences[0]
     return f"{path}:{line}" if line else path
+
+
+def count_waivers(po: polib.POFile) -> int:
+    """Waivers declared on live entries: ``ignore-<check>`` flags and ``glossary-waive``
+    comments, whether or not they excuse anything (``tolmach stats`` shows them)."""
+    from tolmach.glossary.compliance import declared_waivers
+
+    return sum(
+        len(waivers_of(entry)) + len(declared_waivers(entry.tcomment))
+        for entry in po
+        if not entry.obsolete
+    )
 
 
 def _is_published(entry: polib.POEntry) -> bool:

@@ -17,18 +17,26 @@ from mdit_py_plugins.front_matter import front_matter_plugin
 from tolmach.config import Config, ConfigError, ProjectNotFound, load_config, locate_project
 from tolmach.fileio import write_atomic
 from tolmach.glossary import GlossaryError, Termbase, load_termbase
-from tolmach.glossary.candidates import find_candidates
 from tolmach.glossary.exchange import (
+    MULTILINGUAL_FORMATS,
+    PAIR_FORMATS,
     dump_termbase_toml,
+    merge_locale,
     read_csv,
+    read_omegat,
+    read_pairs,
     read_tbx,
+    update_termbase_toml,
     write_csv,
+    write_omegat,
+    write_pairs,
     write_tbx,
 )
 
 __all__ = ["glossary"]
 
-_FORMATS = ("tbx", "csv")
+_FORMATS = (*MULTILINGUAL_FORMATS, *PAIR_FORMATS)
+_SUFFIXES = {".tbx": "tbx", ".csv": "csv", ".txt": "omegat", ".tab": "omegat", ".utf8": "omegat"}
 
 
 def _config() -> Config:
@@ -77,6 +85,7 @@ def glossary() -> None:
       tolmach glossary list
       tolmach glossary candidates
       tolmach glossary export --format tbx -o glossary.tbx
+      tolmach glossary export --format omegat -l de -o glossary.de.txt
       tolmach glossary import glossary.csv
     """
 
@@ -123,34 +132,82 @@ def _print_table(termbase: Termbase) -> None:
 
 @glossary.command()
 @click.argument("sources", nargs=-1, type=click.Path(exists=True, dir_okay=False, path_type=Path))
-@click.option(
-    "--min-count",
-    default=2,
-    show_default=True,
-    help="How often a noun phrase must occur to be proposed.",
-)
-def candidates(sources: tuple[Path, ...], min_count: int) -> None:
-    """Term-like words of the sources that the termbase lacks, most frequent first.
+@click.option("--top", default=30, show_default=True, help="How many candidates to show (0: all).")
+@click.option("--min-count", default=1, show_default=True, help="How often a candidate must occur.")
+def candidates(sources: tuple[Path, ...], top: int, min_count: int) -> None:
+    """Words and phrases of the sources that look like terms the termbase lacks.
 
-    Latin-script words and CamelCase in Russian text, tokens with digits (MI355X) and
-    frequent noun phrases. Default sources: the configured documents.
+    Russian nouns and noun phrases (adjective + noun, noun + genitive), hyphenated
+    forms such as Docker-образ, and Latin-script names, ranked by termhood: how much
+    more the documents use them than general Russian does, how often, and how close
+    to known terms. Each shows where it occurs and, when catalogs hold translations,
+    the target words seen with it. Default sources: the configured documents.
 
     \b
     Examples:
       tolmach glossary candidates
-      tolmach glossary candidates drafts/new-article.ru.md --min-count 3
+      tolmach glossary candidates --top 50
+      tolmach glossary candidates drafts/new-article.ru.md
     """
-    termbase = _load()
-    paths = list(sources) or _config().document_paths()
-    if not paths:
-        raise click.ClickException("no sources: no configured document exists")
-    texts = [text for path in paths for text in markdown_texts(path.read_text(encoding="utf-8"))]
-    found = find_candidates(termbase, texts, min_phrase_count=min_count)
+    from tolmach.glossary.discovery import discover_terms
+
+    config = _config()
+    segments, translations, termbase = _discovery_input(config, sources)
+    found = [c for c in discover_terms(termbase, segments, translations) if c.count >= min_count][
+        : top or None
+    ]
     if not found:
-        click.echo(f"no candidates: the termbase covers {len(paths)} source file(s)")
+        click.echo("no candidates: the termbase covers the sources")
         return
-    for candidate in found:
-        click.echo(f"{candidate.count:>4}  {candidate.text}  ({candidate.reason})")
+    for rank, candidate in enumerate(found, start=1):
+        click.echo(
+            f"{rank:>3}. {candidate.text}  ({candidate.kind}; {candidate.count}× in "
+            f"{candidate.documents} document(s), score {candidate.score:.2f})"
+        )
+        places = ", ".join(f"{o.document}:{o.line} «{o.form}»" for o in candidate.occurrences[:4])
+        more = f", … {candidate.count - 4} more" if candidate.count > 4 else ""
+        click.echo(f"      in {places}{more}")
+        for locale, words in candidate.aligned:
+            click.echo(f"      {locale}: {', '.join(words)}")
+
+
+def _discovery_input(config: Config, sources: tuple[Path, ...]):
+    """Source segments (with headings marked), translated entries, and the termbase."""
+    from tolmach.config import document_name
+    from tolmach.fileio import read_source
+    from tolmach.glossary.discovery import SourceSegment, TranslatedEntry
+    from tolmach.markdown.document import parse_document
+    from tolmach.project import Project
+
+    project = Project(config)
+    try:
+        termbase = project.termbase
+    except GlossaryError as error:
+        raise click.ClickException(str(error)) from None
+    if termbase is None:
+        termbase = Termbase()
+    if sources:
+        documents = [
+            (document_name(p.name, config.source_locale), parse_document(read_source(p)))
+            for p in sources
+        ]
+    else:
+        documents = [(d.name, project.load(d)) for d in project.documents]
+    if not documents:
+        raise click.ClickException("no sources: no configured document exists")
+    segments = [
+        SourceSegment(name, s.line, s.text, s.kind.startswith("heading"))
+        for name, document in documents
+        for s in document.segments
+    ]
+    translations = []
+    for name, _ in documents:
+        for locale in config.locales:
+            po = project.read_catalog(locale, name)
+            for entry in po or ():
+                if entry.msgstr and not entry.obsolete and "fuzzy" not in entry.flags:
+                    translations.append(TranslatedEntry(locale, entry.msgid, entry.msgstr))
+    return segments, translations, termbase
 
 
 def markdown_texts(markdown: str) -> list[str]:
@@ -159,27 +216,52 @@ def markdown_texts(markdown: str) -> list[str]:
     return [token.content for token in parser.parse(markdown) if token.type == "inline"]
 
 
+_LOCALE_HELP = "Target locale of a csv-pairs or omegat file (one locale a file)."
+
+
+def _pair_locale(fmt: str, locale: str | None) -> str | None:
+    if fmt in PAIR_FORMATS and not locale:
+        raise click.BadParameter(f"{fmt} holds one target locale; name it with -l", param_hint="-l")
+    if fmt in MULTILINGUAL_FORMATS and locale:
+        raise click.BadParameter(f"{fmt} holds every locale; drop -l", param_hint="-l")
+    return locale
+
+
 @glossary.command()
 @click.option(
-    "--format", "fmt", type=click.Choice(_FORMATS), required=True, help="Exchange format."
+    "--format", "fmt", type=click.Choice(_FORMATS), required=True, metavar="FORMAT",
+    help=f"Exchange format: {', '.join(_FORMATS)}."
 )
+@click.option("-l", "--locale", help=_LOCALE_HELP)
 @click.option(
     "-o",
     "--output",
     type=click.Path(dir_okay=False, path_type=Path),
     help="File to write (default: stdout).",
 )
-def export(fmt: str, output: Path | None) -> None:
-    """Write the termbase as TBX (TBX-Basic, martif) or CSV for CAT tools.
+def export(fmt: str, locale: str | None, output: Path | None) -> None:
+    """Write the termbase for CAT tools: TBX-Basic, CSV, CSV pairs or an OmegaT glossary.
+
+    tbx and csv hold every locale; csv-pairs (source,target,description,...) and
+    omegat (source<TAB>target<TAB>comment) hold one, named with -l.
 
     \b
     Examples:
       tolmach glossary export --format tbx -o glossary.tbx
       tolmach glossary export --format csv > glossary.csv
+      tolmach glossary export --format csv-pairs -l de -o glossary.de.csv
+      tolmach glossary export --format omegat -l zh_CN -o glossary.zh_CN.txt
     """
+    locale = _pair_locale(fmt, locale)
     termbase = _load()
+    writers = {
+        "tbx": lambda: write_tbx(termbase),
+        "csv": lambda: write_csv(termbase),
+        "csv-pairs": lambda: write_pairs(termbase, locale),
+        "omegat": lambda: write_omegat(termbase, locale),
+    }
     try:
-        text = write_tbx(termbase) if fmt == "tbx" else write_csv(termbase)
+        text = writers[fmt]()
     except ValueError as error:
         raise click.ClickException(str(error)) from None
     if output is None:
@@ -191,28 +273,54 @@ def export(fmt: str, output: Path | None) -> None:
 
 @glossary.command("import")
 @click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
-@click.option("--format", "fmt", type=click.Choice(_FORMATS), help="Default: from the file name.")
-def import_terms(file: Path, fmt: str | None) -> None:
-    """Replace the terms of locales/glossary.toml with those of a TBX or CSV file.
+@click.option("--format", "fmt", type=click.Choice(_FORMATS), metavar="FORMAT",
+              help=f"{', '.join(_FORMATS)}; default: from the file name.")
+@click.option("-l", "--locale", help=_LOCALE_HELP)
+def import_terms(file: Path, fmt: str | None, locale: str | None) -> None:
+    """Bring terms from a TBX, CSV, CSV pairs or OmegaT file into locales/glossary.toml.
 
-    The file's [ignore] phrases are kept. Nothing is written if the import has errors.
+    tbx and csv replace every term; csv-pairs and omegat replace the targets of one
+    locale (-l) and add the terms the glossary lacks. The file is edited in place: its
+    comments, the order of its terms and its [ignore] phrases stay. Nothing is written
+    if the import has errors.
 
     \b
-    Example:
+    Examples:
       tolmach glossary import glossary.tbx
+      tolmach glossary import --format omegat -l de glossary.de.txt
     """
-    fmt = fmt or file.suffix.lstrip(".").lower()
-    if fmt not in _FORMATS:
+    fmt = fmt or _format_of(file, locale)
+    locale = _pair_locale(fmt, locale)
+    target = _glossary_path()
+    current = _load() if target.exists() else Termbase()
+    text = file.read_text(encoding="utf-8")
+    try:
+        if fmt in PAIR_FORMATS:
+            reader = read_pairs if fmt == "csv-pairs" else read_omegat
+            termbase = merge_locale(
+                current, reader(text, locale, _shown(file)), locale, _shown(file)
+            )
+        else:
+            reader = read_tbx if fmt == "tbx" else read_csv
+            termbase = reader(text, _shown(file), current.ignored)
+    except GlossaryError as error:
+        raise click.ClickException(str(error)) from None
+    if target.exists():
+        new_text = update_termbase_toml(target.read_text(encoding="utf-8"), termbase)
+    else:
+        new_text = dump_termbase_toml(termbase)
+    written = write_atomic(target, new_text)
+    state = "wrote" if written else "unchanged"
+    click.echo(f"{state} {_shown(target)} ({len(termbase.terms)} terms)", err=True)
+
+
+def _format_of(file: Path, locale: str | None) -> str:
+    """The format a file name suggests; a .csv with -l is a pairs file."""
+    fmt = _SUFFIXES.get(file.suffix.lower())
+    if fmt == "csv" and locale:
+        return "csv-pairs"
+    if fmt is None:
         raise click.BadParameter(
             f"cannot tell the format of {file.name}; use --format", param_hint="--format"
         )
-    target = _glossary_path()
-    ignored = _load().ignored if target.exists() else ()
-    reader = read_tbx if fmt == "tbx" else read_csv
-    try:
-        termbase = reader(file.read_text(encoding="utf-8"), _shown(file), ignored)
-    except GlossaryError as error:
-        raise click.ClickException(str(error)) from None
-    written = write_atomic(target, dump_termbase_toml(termbase))
-    state = "wrote" if written else "unchanged"
-    click.echo(f"{state} {_shown(target)} ({len(termbase.terms)} terms)", err=True)
+    return fmt

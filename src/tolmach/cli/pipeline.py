@@ -241,6 +241,9 @@ def stats(state: AppState, locales: tuple[str, ...], fmt: str) -> None:
     A memory suggestion counts as untranslated until a translator confirms it. Words are
     counted as a translator reads them: see "Word counts" in the README.
 
+    The waived column counts the waivers a catalog declares: ``#, ignore-<check>``
+    flags and ``# glossary-waive:`` comments.
+
     \b
     Examples:
       tolmach stats -l de

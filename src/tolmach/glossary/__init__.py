@@ -1,11 +1,16 @@
 """Glossary stage: the termbase, and whether a text and its translation respect it.
 
 :mod:`~tolmach.glossary.terms` is the model (terms, targets, matches);
+:mod:`~tolmach.glossary.senses` says where a term holds (documents, domains, contexts);
 :mod:`~tolmach.glossary.termbase` reads ``locales/glossary.toml`` (its docstring is the
-file format); :mod:`~tolmach.glossary.match` finds terms in Russian text by lemma
-(pymorphy3) and in translations by stem; :mod:`~tolmach.glossary.compliance` decides
+file format) and :mod:`~tolmach.glossary.tomlfile` edits it keeping comments and order;
+:mod:`~tolmach.glossary.match` finds terms in Russian text by lemma (pymorphy3) and in
+translations by stem and compound head; :mod:`~tolmach.glossary.compliance` decides
 whether a translation uses the required terms; :mod:`~tolmach.glossary.candidates`
-proposes new terms; :mod:`~tolmach.glossary.exchange` converts to and from TBX and CSV.
+lists names and phrases a termbase must cover and :mod:`~tolmach.glossary.discovery`
+ranks term candidates (with :mod:`~tolmach.glossary.baseline` and
+:mod:`~tolmach.glossary.alignment`); :mod:`~tolmach.glossary.exchange` converts to and
+from TBX, CSV and OmegaT.
 """
 
 from tolmach.glossary.compliance import (

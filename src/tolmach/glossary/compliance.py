@@ -5,29 +5,38 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from babel import Locale
 
-from tolmach.glossary.match import TargetText, verbatim_pattern
+from tolmach.glossary.match import TargetText, is_cyrillic, verbatim_pattern
 from tolmach.glossary.terms import Term, Termbase, TermMatch, quote_term, term_key
 
 __all__ = [
     "GlossaryViolation",
     "check_entry",
     "check_translation",
+    "declared_waivers",
     "describe_terms",
     "waived_terms",
+    "waiver_hint",
 ]
 
 
 @dataclass(frozen=True)
 class GlossaryViolation:
-    """A broken glossary rule; ``rule`` is keep, required, forbidden or waiver."""
+    """A broken glossary rule; ``rule`` is keep, required, forbidden or waiver.
+
+    ``waived`` marks a violation a ``glossary-waive`` comment excuses: it is still
+    reported, apart, so every waiver is seen and counted. ``hint`` tells how to waive
+    a term that may have been found where the word means something else.
+    """
 
     term: str
     rule: str
     message: str
+    waived: bool = False
+    hint: str = ""
 
 
 _WAIVER_RE = re.compile(
@@ -43,29 +52,37 @@ def check_translation(
     target: str,
     locale: str,
     waived: Iterable[str] = frozenset(),
+    heading: bool = False,
 ) -> list[GlossaryViolation]:
-    """Glossary rules broken by ``target``, the ``locale`` translation of ``source``."""
-    if not target.strip():
-        return []
-    skip = {term_key(w) for w in waived}
-    prepared = TargetText(target, _language(locale))
-    violations: list[GlossaryViolation] = []
-    for term in _unique_terms(termbase.find_in_source(source)):
-        if term_key(term.source) not in skip:
-            violations.extend(_check_term(term, prepared, locale))
-    return violations
+    """Glossary rules broken by ``target``, the ``locale`` translation of ``source``.
+
+    Terms named in ``waived`` are not checked; ``heading`` says the entry is a heading
+    (some terms hold only in headings, or never in them).
+    """
+    return [
+        v for v in _violations(termbase, source, target, locale, waived, heading) if not v.waived
+    ]
 
 
 def check_entry(
-    termbase: Termbase, source: str, target: str, locale: str, translator_comment: str = ""
+    termbase: Termbase,
+    source: str,
+    target: str,
+    locale: str,
+    translator_comment: str = "",
+    heading: bool = False,
 ) -> list[GlossaryViolation]:
-    """Like :func:`check_translation`, honouring the entry's ``glossary-waive`` comments."""
+    """Like :func:`check_translation`, with the entry's ``glossary-waive`` comments.
+
+    What a waiver excuses comes back marked ``waived``; a waiver that excuses nothing
+    comes back too (waived), so reviewers see every waiver.
+    """
     waivers = waived_terms(translator_comment)
     problems = [
         GlossaryViolation(term, "waiver", f"waiver for {quote_term(term)} gives no reason")
         for term in _unreasoned_waivers(translator_comment)
     ]
-    found = {term_key(m.term.source) for m in termbase.find_in_source(source)}
+    found = {term_key(m.term.source) for m in termbase.find_in_source(source, heading)}
     problems += [
         GlossaryViolation(
             term, "waiver", f"waiver for {quote_term(term)} names no glossary term of this entry"
@@ -73,13 +90,66 @@ def check_entry(
         for term in waivers
         if term_key(term) not in found
     ]
-    return problems + check_translation(termbase, source, target, locale, waivers)
+    violations = _violations(termbase, source, target, locale, waivers, heading)
+    excused = {term_key(v.term) for v in violations if v.waived}
+    unused = [
+        GlossaryViolation(
+            term, "waiver", f"glossary-waive: {quote_term(term)}: nothing to waive", waived=True
+        )
+        for term in waivers
+        if term_key(term) in found and term_key(term) not in excused and target.strip()
+    ]
+    return problems + violations + unused
+
+
+def _violations(
+    termbase: Termbase,
+    source: str,
+    target: str,
+    locale: str,
+    waived: Iterable[str],
+    heading: bool,
+) -> list[GlossaryViolation]:
+    if not target.strip():
+        return []
+    skip = {term_key(w) for w in waived}
+    prepared = TargetText(target, _language(locale))
+    violations: list[GlossaryViolation] = []
+    for term in _unique_terms(termbase.find_in_source(source, heading)):
+        found = _check_term(term, prepared, locale)
+        if found and skip and term_key(term.source) in skip:
+            found = [replace(v, waived=True) for v in found]
+        elif found and _may_be_a_false_hit(term):
+            hint = waiver_hint(term)
+            found = [GlossaryViolation(v.term, v.rule, v.message, hint=hint) for v in found]
+        violations.extend(found)
+    return violations
+
+
+def _may_be_a_false_hit(term: Term) -> bool:
+    """A Russian word (not a name) may mean something else where it was found."""
+    return term.kind == "translate" and is_cyrillic(term.source) and not term.case_sensitive
+
+
+def waiver_hint(term: Term) -> str:
+    """How to waive a term found where it means something else."""
+    return (
+        f"if {term.display} means something else here, add the translator comment "
+        f"'glossary-waive: {term.source} — <reason>' (or give the term a scope or "
+        "context in the glossary)"
+    )
 
 
 def waived_terms(translator_comment: str) -> dict[str, str]:
     """Terms waived by ``glossary-waive: TERM — reason`` lines, mapped to their reasons."""
     found = (_WAIVER_RE.match(line) for line in (translator_comment or "").splitlines())
     return {m["term"]: m["reason"] for m in found if m and m["term"] and m["reason"]}
+
+
+def declared_waivers(translator_comment: str) -> list[str]:
+    """Every term a ``glossary-waive`` line names, with a reason or not."""
+    found = (_WAIVER_RE.match(line) for line in (translator_comment or "").splitlines())
+    return [m["term"] or "?" for m in found if m]
 
 
 def _unreasoned_waivers(translator_comment: str) -> list[str]:
@@ -108,9 +178,17 @@ def _check_term(term: Term, target: TargetText, locale: str) -> list[GlossaryVio
 
 
 def _check_verbatim(term: Term, target: TargetText) -> list[GlossaryViolation]:
-    if target.find_verbatim(verbatim_pattern(term.source, term.case_sensitive, plurals=True)):
-        return []
-    other_case = target.find_verbatim(verbatim_pattern(term.source, False, plurals=True))
+    for spelling in term.spellings:
+        if target.find_verbatim(verbatim_pattern(spelling, term.case_sensitive, plurals=True)):
+            return []
+    other_case = next(
+        (
+            found
+            for spelling in term.spellings
+            if (found := target.find_verbatim(verbatim_pattern(spelling, False, plurals=True)))
+        ),
+        None,
+    )
     detail = f'found "{other_case}"' if other_case else "missing in the translation"
     return [
         GlossaryViolation(term.source, "keep", f"{term.display} must stay as written ({detail})")
@@ -120,7 +198,7 @@ def _check_verbatim(term: Term, target: TargetText) -> list[GlossaryViolation]:
 def _check_required(
     term: Term, required, target: TargetText, locale: str
 ) -> list[GlossaryViolation]:
-    if any(target.find_translation(phrase) for phrase in required):
+    if any(target.find_translation(phrase, first_parts=True) for phrase in required):
         return []
     wanted = " or ".join(f'"{phrase}"' for phrase in required)
     return [
@@ -144,12 +222,14 @@ def _check_forbidden(term: Term, target: TargetText, locale: str) -> list[Glossa
 # --- telling translators -------------------------------------------------------------
 
 
-def describe_terms(termbase: Termbase, text: str, locale: str | None = None) -> str | None:
+def describe_terms(
+    termbase: Termbase, text: str, locale: str | None = None, heading: bool = False
+) -> str | None:
     """The ``#.`` comment line for an entry: ``glossary: ускоритель → accelerator; ROCm (keep)``.
 
     Targets are those of ``locale``; a .pot (no locale) shows the English ones.
     """
-    terms = _unique_terms(termbase.find_in_source(text))
+    terms = _unique_terms(termbase.find_in_source(text, heading))
     if not terms:
         return None
     return "glossary: " + "; ".join(_describe(term, locale or "en") for term in terms)

@@ -3,6 +3,9 @@
 Source text (Russian) is matched by lemma through pymorphy3, so «ускорителям» finds the
 term «ускоритель»; translations are matched by Snowball stem where the language has a
 stemmer, and by substring for scripts written without spaces (Chinese, Japanese, ...).
+In languages that write compounds as one word (German, Dutch, the Nordic languages) a
+one-word target also matches as the head of a compound: *Prozessorkernen* has *Kern*
+(``bench/bench_compounds.py`` measures this against dictionary-based splitters).
 Terms are indexed by the key of their first word, so a segment costs one dictionary
 look-up per token, not one regex per term.
 """
@@ -12,7 +15,7 @@ from __future__ import annotations
 import functools
 import itertools
 import re
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
 import snowballstemmer
@@ -22,10 +25,15 @@ __all__ = [
     "SourceIndex",
     "TargetText",
     "Token",
+    "compound_head_match",
+    "compound_modifier_match",
     "is_cyrillic",
     "lemma_pattern",
     "mask_code_and_urls",
     "morph_analyzer",
+    "normalize_word",
+    "stem",
+    "term_word_lemmas",
     "tokenize",
     "verbatim_pattern",
     "word_lemmas",
@@ -35,7 +43,9 @@ _LATIN = r"0-9A-Za-z\u00C0-\u00D6\u00D8-\u00F6\u00F8-\u024F\u1E00-\u1EFF"
 _CYRILLIC = r"\u0400-\u04FF"
 # Latin letters with digits, Cyrillic words and runs of any other letters are separate
 # tokens, so "HIP-программ" gives HIP and "ROCm的" gives ROCm, but "CHIP" stays whole.
-_TOKEN_RE = re.compile(rf"[{_LATIN}]+|[{_CYRILLIC}]+|[^\W\d_{_LATIN}{_CYRILLIC}]+")
+_TOKEN_RE = re.compile(
+    rf"[{_LATIN}]+|(?P<cyrillic>[{_CYRILLIC}]+)|[^\W\d_{_LATIN}{_CYRILLIC}]+"
+)
 _CYRILLIC_RE = re.compile(rf"[{_CYRILLIC}]")
 
 # Text that is not prose: inline code, link destinations, autolinks and bare URLs.
@@ -53,6 +63,16 @@ _SPACE_RE = re.compile(r"\s+")
 
 # Languages written without spaces between words: a required translation is a substring.
 _UNSPACED_LANGUAGES = frozenset({"zh", "ja", "ko", "th", "lo", "km", "my", "bo"})
+# Languages that write compounds as one word, inflected on the head (the last part),
+# with the endings a noun or adjective head takes there.
+_HEAD_ENDINGS = {
+    "de": ("", "e", "en", "n", "er", "ern", "es", "s", "em", "ns"),
+    "nl": ("", "s", "en", "e", "n"),
+}
+_LINKS = {"de": ("", "s", "es", "n", "en", "e"), "nl": ("", "s", "en", "e")}
+_MIN_HEAD = 4  # «Kern» is a head worth finding; «KI» or «Rad» would find too much
+_MIN_MODIFIER = 3
+_MIN_REST = 4  # after a first part: «Kernel» is not «Kern» + «el»
 _SNOWBALL = {
     "ar": "arabic", "ca": "catalan", "cs": "czech", "da": "danish", "de": "german",
     "el": "greek", "en": "english", "eo": "esperanto", "es": "spanish", "et": "estonian",
@@ -70,10 +90,7 @@ class Token:
     text: str
     start: int
     end: int
-
-    @property
-    def cyrillic(self) -> bool:
-        return is_cyrillic(self.text)
+    cyrillic: bool = False  # known from the tokenizer: no regex search per use
 
 
 def is_cyrillic(text: str) -> bool:
@@ -82,7 +99,10 @@ def is_cyrillic(text: str) -> bool:
 
 def tokenize(text: str) -> list[Token]:
     """Split text into word tokens; script changes and punctuation separate tokens."""
-    return [Token(m.group(), m.start(), m.end()) for m in _TOKEN_RE.finditer(text)]
+    return [
+        Token(m.group(), m.start(), m.end(), m.lastgroup == "cyrillic")
+        for m in _TOKEN_RE.finditer(text)
+    ]
 
 
 def mask_code_and_urls(text: str) -> str:
@@ -112,7 +132,7 @@ def word_lemmas(word: str) -> frozenset[str]:
 
 
 @functools.lru_cache(maxsize=20_000)
-def _term_word_lemmas(word: str) -> frozenset[str]:
+def term_word_lemmas(word: str) -> frozenset[str]:
     """Lemmas of a word written in a termbase; a word in dictionary form keeps only the
     readings in which it is its own lemma («стойка» is the noun, not a form of «стойкий»)."""
     word = normalize_word(word)
@@ -143,7 +163,9 @@ class _Word:
             )
         if self.plural_ok:
             plurals = (self.text + "s", self.text + "es")
-            if token in plurals or (not self.case_sensitive and token.casefold() in map(str.casefold, plurals)):
+            if token in plurals or (
+                not self.case_sensitive and token.casefold() in map(str.casefold, plurals)
+            ):
                 return True
         if self.case_sensitive:
             return token == self.text
@@ -196,7 +218,7 @@ def lemma_pattern(phrase: str, case_sensitive: bool) -> Pattern:
     """Cyrillic words match any inflected form; Latin words and numbers match whole."""
 
     def make_word(text: str) -> _Word:
-        lemmas = _term_word_lemmas(text) if is_cyrillic(text) else None
+        lemmas = term_word_lemmas(text) if is_cyrillic(text) else None
         return _Word(lemmas, text, case_sensitive)
 
     return _pattern(phrase, make_word)
@@ -219,6 +241,9 @@ def verbatim_pattern(phrase: str, case_sensitive: bool, plurals: bool = False) -
     return _pattern(phrase, make_word)
 
 
+Accept = Callable[[object, Sequence[Token], int, int, Callable[[int], frozenset[str] | None]], bool]
+
+
 @dataclass(frozen=True, slots=True)
 class Hit:
     item: object
@@ -237,8 +262,12 @@ class SourceIndex:
         for candidates in self._by_key.values():
             candidates.sort(key=lambda entry: -len(entry[0].words))
 
-    def find(self, text: str) -> list[Hit]:
-        """Longest matches, left to right, never overlapping; code and URLs are skipped."""
+    def find(self, text: str, accept: Accept | None = None) -> list[Hit]:
+        """Longest matches, left to right, never overlapping; code and URLs are skipped.
+
+        ``accept(item, tokens, start, end, lemmas)`` may refuse a match by its context
+        (tokens ``start:end`` of the text); the next pattern at that place is tried.
+        """
         text = mask_code_and_urls(text)
         tokens = tokenize(text)
         lemma_cache: dict[int, frozenset[str] | None] = {}
@@ -252,7 +281,7 @@ class SourceIndex:
         hits: list[Hit] = []
         i = 0
         while i < len(tokens):
-            hit = self._longest_at(text, tokens, i, lemmas)
+            hit = self._longest_at(text, tokens, i, lemmas, accept)
             if hit is None:
                 i += 1
                 continue
@@ -260,7 +289,7 @@ class SourceIndex:
             i = hit[1]
         return hits
 
-    def _longest_at(self, text, tokens, i, lemmas) -> tuple[Hit, int] | None:
+    def _longest_at(self, text, tokens, i, lemmas, accept) -> tuple[Hit, int] | None:
         token = tokens[i]
         keys = sorted(lemmas(i)) if token.cyrillic else (token.text.casefold(),)
         best: tuple[Hit, int] | None = None
@@ -270,6 +299,10 @@ class SourceIndex:
                     break
                 end = pattern.match_at(text, tokens, i, lemmas)
                 if end is not None:
+                    if accept is not None and not accept(
+                        item, tokens, i, i + len(pattern.words), lemmas
+                    ):
+                        continue
                     best = (Hit(item, token.start, end), i + len(pattern.words))
                     break
         return best
@@ -282,7 +315,8 @@ def _stemmer(language: str):
 
 
 @functools.lru_cache(maxsize=100_000)
-def _stem(language: str, word: str) -> str:
+def stem(language: str, word: str) -> str:
+    """The Snowball stem of a word (casefolded), or the word itself without a stemmer."""
     stemmer = _stemmer(language)
     word = word.casefold()
     return stemmer.stemWord(word) if stemmer else word
@@ -290,7 +324,7 @@ def _stem(language: str, word: str) -> str:
 
 @functools.lru_cache(maxsize=20_000)
 def _phrase_stems(language: str, phrase: str) -> tuple[str, ...]:
-    return tuple(_stem(language, t.text) for t in tokenize(phrase))
+    return tuple(stem(language, t.text) for t in tokenize(phrase))
 
 
 class TargetText:
@@ -314,8 +348,12 @@ class TargetText:
                 return self.text[self.tokens[i].start : end]
         return None
 
-    def find_translation(self, phrase: str) -> str | None:
-        """The text that renders ``phrase`` in some inflected form, if any."""
+    def find_translation(self, phrase: str, first_parts: bool = False) -> str | None:
+        """The text that renders ``phrase`` in some inflected form, if any.
+
+        In German and Dutch a one-word phrase may also be the head of a compound, and
+        with ``first_parts`` its first part (for required terms, not forbidden ones).
+        """
         if self.unspaced:
             at = self.text.casefold().find(phrase.casefold())
             return self.text[at : at + len(phrase)] if at >= 0 else None
@@ -324,13 +362,54 @@ class TargetText:
             return None
         for i in _find_run(self.stems, wanted):
             return self.text[self.tokens[i].start : self.tokens[i + len(wanted) - 1].end]
+        if len(wanted) == 1 and self.language in _HEAD_ENDINGS:
+            for token in self.tokens:
+                if compound_head_match(self.language, token.text, phrase) or (
+                    first_parts and compound_modifier_match(self.language, token.text, phrase)
+                ):
+                    return token.text
         return None
 
     @property
     def stems(self) -> tuple[str, ...]:
         if self._stems is None:
-            self._stems = tuple(_stem(self.language, t.text) for t in self.tokens)
+            self._stems = tuple(stem(self.language, t.text) for t in self.tokens)
         return self._stems
+
+
+def compound_head_match(language: str, word: str, target: str) -> bool:
+    """Whether ``word`` is a compound whose head is ``target`` in an inflected form:
+    *Prozessorkernen* has the head *Kern*, *Lehrcluster* the head *Cluster*.
+
+    The head is compared as written plus an inflection ending, not by stem: Snowball
+    folds umlauts and strips suffixes, so *Rückstand* would end with the stem of
+    *Ständer* and *unvollständiger* too (``bench/bench_compounds.py``).
+    """
+    endings = _HEAD_ENDINGS.get(language)
+    head = target.casefold()
+    whole = word.casefold()
+    if endings is None or len(head) < _MIN_HEAD or " " in head:
+        return False
+    for ending in endings:
+        if whole.endswith(head + ending) and len(whole) - len(head + ending) >= _MIN_MODIFIER:
+            return True
+    return False
+
+
+def compound_modifier_match(language: str, word: str, target: str) -> bool:
+    """Whether ``word`` is a compound whose first part is ``target``, with a linking
+    letter: *Beschleunigerkarten* starts with *Beschleuniger*, *Trainingsdaten* with
+    *Training*. Looser than the head (*Kerneltreiber* would start with *Kern*), so it
+    only satisfies a required term; forbidden ones are matched by head only."""
+    links = _LINKS.get(language)
+    first = target.casefold()
+    whole = word.casefold()
+    if links is None or len(first) < _MIN_HEAD or " " in first:
+        return False
+    return any(
+        whole.startswith(first + link) and len(whole) - len(first + link) >= _MIN_REST
+        for link in links
+    )
 
 
 def _find_run(haystack: Sequence[str], needle: Sequence[str]) -> Iterator[int]:

@@ -20,6 +20,20 @@ The file is ``locales/glossary.toml``. Each term is one ``[[term]]`` table::
   has no requirement.
 - ``case-sensitive`` (bool) defaults to true for ``keep`` terms and false otherwise. In
   Cyrillic terms it means the capitals must match (``ПО`` is software, ``по`` is not).
+- ``variants`` (string or list): other spellings of the source, found in the source
+  like it; a keep-term may appear in a translation in any of them
+  (``source = "DeepSeek R1"``, ``variants = ["DeepSeek-R1"]``).
+- ``scope`` (list): the documents the term holds in, by name or glob of names
+  (``["rocm7", "guide/**"]``); ``domain`` (string or list): the domains it holds in,
+  which ``[tool.tolmach.domains]`` in pyproject.toml maps to documents. With neither,
+  a term holds in every document; with both, in the documents either one names.
+- ``context`` (table): conditions on the words around the term, so one word with two
+  meanings can have one entry per meaning: ``previous`` / ``next`` (the word right
+  before / after must be one of a list), ``not-previous`` / ``not-next``, ``near`` /
+  ``not-near`` (one of the words is / none is in the same segment), ``headings =
+  "only"`` or ``"never"``. Russian words are compared by lemma:
+  ``context = { not-next = ["данные", "результат"] }``. Two entries for the same word
+  must differ in scope, domain or context.
 - ``[ignore]`` ``phrases = [...]``: words that ``tolmach glossary candidates`` should
   not propose (ordinary abbreviations, quoted idioms). Real names belong in the termbase.
 
@@ -31,9 +45,9 @@ and, for Chinese and Japanese, as a substring. A keep-term must appear exactly, 
 same case; a name ending in a capital or digit may take a plural ending (GPU → GPUs).
 
 Waiver: a translator comment ``# glossary-waive: TERM — reason`` on a catalog entry
-waives that one term for that entry. The reason is mandatory; ``—``, ``–``, ``--`` or
-`` - `` separate it from the term. A waiver without a reason waives nothing and is
-itself reported.
+waives that one term for that entry; ``tolmach check`` lists the waived finding and
+counts it. The reason is mandatory; ``—``, ``–``, ``--`` or `` - `` separate it from
+the term. A waiver without a reason waives nothing and is itself reported.
 """
 
 from __future__ import annotations
@@ -48,6 +62,7 @@ from typing import Any
 from babel import Locale, UnknownLocaleError
 
 from tolmach.glossary.match import lemma_pattern, tokenize
+from tolmach.glossary.senses import CONTEXT_KEYS, HEADING_RULES, Context, context_from_items
 from tolmach.glossary.terms import (
     KINDS,
     GlossaryError,
@@ -57,9 +72,22 @@ from tolmach.glossary.terms import (
     quote_term,
 )
 
-__all__ = ["build_termbase", "load_termbase", "parse_termbase"]
+__all__ = ["build_termbase", "load_termbase", "parse_termbase", "term_table"]
 
-_TERM_FIELDS = frozenset({"source", "kind", "note", "case-sensitive", "translations", "forbidden"})
+_TERM_FIELDS = frozenset(
+    {
+        "source",
+        "kind",
+        "note",
+        "case-sensitive",
+        "translations",
+        "forbidden",
+        "variants",
+        "scope",
+        "domain",
+        "context",
+    }
+)
 _LOCALE_RE = re.compile(r"^[A-Za-z]{2,3}(?:_[A-Za-z0-9]{2,8})*$")
 _TOML_LINE_RE = re.compile(r"line (\d+)")
 _TERM_HEADER_RE = re.compile(r"^\s*\[\[\s*term\s*\]\]")
@@ -72,7 +100,9 @@ def load_termbase(path: str | Path) -> Termbase:
     try:
         text = Path(path).read_text(encoding="utf-8")
     except OSError as error:
-        raise GlossaryError(path, None, None, f"cannot read the glossary: {error.strerror}") from None
+        raise GlossaryError(
+            path, None, None, f"cannot read the glossary: {error.strerror}"
+        ) from None
     return parse_termbase(text, path)
 
 
@@ -114,14 +144,60 @@ def build_termbase(
     seen: dict[tuple, Term] = {}
     for line, table in blocks:
         term = _term_from_table(table, line, path, text)
-        key = tuple(tuple(sorted(w.key())) for w in lemma_pattern(term.source, False).words)
-        if key in seen:
-            first = seen[key]
-            message = f"duplicate term {term.display}: same as {first.display} on line {first.line}"
-            raise GlossaryError(path, term.line or line, term.source, message)
-        seen[key] = term
+        for spelling in term.spellings:
+            words = lemma_pattern(spelling, False).words
+            key = (
+                tuple(tuple(sorted(w.key())) for w in words),
+                term.scope,
+                term.domains,
+                term.context,
+            )
+            first = seen.get(key)
+            if first is not None and first is not term:
+                message = (
+                    f"duplicate term {term.display}: same as {first.display} on line "
+                    f"{first.line} (two entries for one word need a different scope, "
+                    "domain or context)"
+                )
+                raise GlossaryError(path, term.line or line, term.source, message)
+            seen[key] = term
         terms.append(term)
     return Termbase(tuple(terms), tuple(ignored))
+
+
+def term_table(term: Term) -> dict[str, Any]:
+    """A term as the table the file holds, keys in the file's order, defaults left out.
+
+    The inverse of reading: :func:`build_termbase` makes the same term of it, so every
+    writer (TOML, TBX, CSV, OmegaT) goes through one shape.
+    """
+    table: dict[str, Any] = {"source": term.source, "kind": term.kind}
+    if term.case_sensitive != (term.kind == "keep"):
+        table["case-sensitive"] = term.case_sensitive
+    if term.note:
+        table["note"] = term.note
+    if term.variants:
+        table["variants"] = list(term.variants)
+    if term.scope:
+        table["scope"] = list(term.scope)
+    if term.domains:
+        table["domain"] = term.domains[0] if len(term.domains) == 1 else list(term.domains)
+    if term.context:
+        table["context"] = {
+            key: list(value) if isinstance(value, tuple) else value
+            for key, value in term.context.items()
+        }
+    for name, targets in (("translations", term.translations), ("forbidden", term.forbidden)):
+        if targets:
+            table[name] = {loc: _plain(values) for loc, values in targets}
+    return table
+
+
+def _plain(value):
+    """One string stays a string; a list of one is written as that string."""
+    if isinstance(value, tuple):
+        return value[0] if len(value) == 1 else list(value)
+    return value
 
 
 def _term_from_table(table: Mapping[str, Any], line: int, path, text: str) -> Term:
@@ -159,7 +235,50 @@ def _term_from_table(table: Mapping[str, Any], line: int, path, text: str) -> Te
         if clash:
             raise fail(f"{min(clash)!r} is both required and forbidden in {locale}", "forbidden")
     term_line = _line_in_block(text, line, "source")
-    return Term(source, kind, translations, forbidden, note.strip(), case_sensitive, term_line)
+    return Term(
+        source,
+        kind,
+        translations,
+        forbidden,
+        note.strip(),
+        case_sensitive,
+        term_line,
+        variants=_strings(table.get("variants", ()), "variants", fail, allow_single=True),
+        scope=_strings(table.get("scope", ()), "scope", fail),
+        domains=_strings(table.get("domain", ()), "domain", fail, allow_single=True),
+        context=_context(table.get("context", {}), fail),
+    )
+
+
+def _strings(value: Any, name: str, fail, allow_single: bool = False) -> tuple[str, ...]:
+    if allow_single and isinstance(value, str):
+        value = [value]
+    if not isinstance(value, list | tuple) or not all(
+        isinstance(v, str) and v.strip() for v in value
+    ):
+        shape = "a string or a list of strings" if allow_single else "a list of strings"
+        raise fail(f"'{name}' must be {shape}", name)
+    return tuple(v.strip() for v in value)
+
+
+def _context(value: Any, fail) -> Context:
+    if not isinstance(value, Mapping):
+        raise fail("'context' must be a table such as { not-next = [\"данные\"] }", "context")
+    unknown = sorted(set(value) - CONTEXT_KEYS.keys())
+    if unknown:
+        known = ", ".join(CONTEXT_KEYS)
+        raise fail(f"unknown context condition {unknown[0]!r} (known: {known})", unknown[0])
+    items = []
+    for key in CONTEXT_KEYS:
+        if key not in value:
+            continue
+        if key == "headings":
+            if value[key] not in HEADING_RULES:
+                raise fail(f"context 'headings' must be one of {', '.join(HEADING_RULES)}", key)
+            items.append((key, value[key]))
+        else:
+            items.append((key, _strings(value[key], f"context.{key}", fail, allow_single=True)))
+    return context_from_items(items)
 
 
 def _locale_table(value: Any, name: str, fail) -> Targets:

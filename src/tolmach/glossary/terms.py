@@ -1,7 +1,8 @@
 """The termbase's data model: terms, the termbase with its lemma index, matches.
 
-Kept apart from file parsing (``glossary``) and checking (``glossary_check``) so each
-stays small; import the public names from :mod:`tolmach.glossary`.
+Kept apart from file parsing (:mod:`~tolmach.glossary.termbase`) and checking
+(:mod:`~tolmach.glossary.compliance`) so each stays small; import the public names
+from :mod:`tolmach.glossary`.
 """
 
 from __future__ import annotations
@@ -11,7 +12,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
 
-from tolmach.glossary.match import SourceIndex, is_cyrillic, lemma_pattern
+from tolmach.glossary.match import SourceIndex, Token, is_cyrillic, lemma_pattern
+from tolmach.glossary.senses import Context, document_matches
 
 __all__ = [
     "KINDS",
@@ -52,10 +54,31 @@ class Term:
     note: str = ""
     case_sensitive: bool = True
     line: int = field(default=0, compare=False)
+    variants: tuple[str, ...] = ()  # other spellings of the source: "DeepSeek-R1"
+    scope: tuple[str, ...] = ()  # document names or globs; empty: every document
+    domains: tuple[str, ...] = ()  # domains of the configuration; empty: every domain
+    context: Context = field(default_factory=Context)
 
     def __post_init__(self):
         object.__setattr__(self, "translations", tuple(sorted(self.translations)))
         object.__setattr__(self, "forbidden", tuple(sorted(self.forbidden)))
+
+    @property
+    def spellings(self) -> tuple[str, ...]:
+        """The source and its variants: each is found in the source, and a keep-term
+        may appear in a translation in any of them."""
+        return (self.source, *self.variants)
+
+    @property
+    def is_limited(self) -> bool:
+        """True for a term that holds only in some documents or contexts."""
+        return bool(self.scope or self.domains or self.context)
+
+    def applies_to(self, document: str, domains: frozenset[str] | set[str]) -> bool:
+        """Whether the term holds in a document with this name and these domains."""
+        if not (self.scope or self.domains):
+            return True
+        return document_matches(self.scope, document) or bool(set(self.domains) & domains)
 
     def targets_for(self, locale: str) -> tuple[str, ...]:
         """Required translations (preferred first) for a locale, or for its language."""
@@ -94,15 +117,57 @@ class Termbase:
 
     @functools.cached_property
     def _index(self) -> SourceIndex:
-        return SourceIndex((lemma_pattern(t.source, t.case_sensitive), t) for t in self.terms)
+        return SourceIndex(
+            (lemma_pattern(spelling, t.case_sensitive), t)
+            for t in self.terms
+            for spelling in t.spellings
+        )
 
-    def find_in_source(self, text: str) -> list[TermMatch]:
-        """Terms in a source segment, longest first, in text order."""
-        return [
-            TermMatch(h.item, h.start, h.end, text[h.start : h.end]) for h in self._index.find(text)
-        ]
+    @functools.cached_property
+    def _with_context(self) -> frozenset[int]:
+        """Ids of the terms with context conditions: only these need a look around."""
+        return frozenset(id(t) for t in self.terms if t.context)
+
+    @functools.cached_property
+    def _by_document(self) -> dict[tuple[str, frozenset[str]], Termbase]:
+        return {}
+
+    def find_in_source(self, text: str, heading: bool = False) -> list[TermMatch]:
+        """Terms in a source segment, longest first, in text order.
+
+        A term with context conditions is found only where they hold; ``heading``
+        says whether the segment is a heading.
+        """
+        accept = None
+        conditional = self._with_context
+        if conditional:
+
+            def accept(term, tokens: list[Token], start: int, end: int, lemmas) -> bool:
+                if id(term) not in conditional:
+                    return True
+                return term.context.accepts(tokens, start, end, lemmas, heading)
+
+        hits = self._index.find(text, accept)
+        return [TermMatch(h.item, h.start, h.end, text[h.start : h.end]) for h in hits]
+
+    def for_document(self, name: str, domains: frozenset[str] | set[str] = frozenset()) -> Termbase:
+        """The terms that hold in one document (by its name and its domains)."""
+        key = (name, frozenset(domains))
+        if key not in self._by_document:
+            if not any(t.scope or t.domains for t in self.terms):
+                self._by_document[key] = self
+            else:
+                terms = tuple(t for t in self.terms if t.applies_to(name, key[1]))
+                self._by_document[key] = Termbase(terms, self.ignored)
+        return self._by_document[key]
+
+    @property
+    def domains(self) -> tuple[str, ...]:
+        """Every domain some term names, sorted."""
+        return tuple(sorted({d for t in self.terms for d in t.domains}))
 
     def get(self, source: str) -> Term | None:
+        """The first term written ``source`` (case and ё/е ignored)."""
         key = term_key(source)
         return next((t for t in self.terms if term_key(t.source) == key), None)
 
