@@ -226,23 +226,28 @@ def edit_once(project: Project) -> None:
     project.edits += 1
     mark = project.edits
     sources = project.sources()
-    source = sources[len(sources) // 3]
-    lines = source.read_text("utf-8").split("\n")
-    at = _first_prose_line(lines)
-    base = re.sub(r" Правка \d+\.$", "", lines[at])
-    lines[at] = f"{base} Правка {mark}."
-    source.write_text("\n".join(lines), "utf-8")
+    for source in sources[len(sources) // 3 :] + sources:
+        lines = source.read_text("utf-8").split("\n")
+        at = _first_prose_line(lines)
+        if at is not None:
+            base = re.sub(r" Правка \d+\.$", "", lines[at])
+            lines[at] = f"{base} Правка {mark}."
+            source.write_text("\n".join(lines), "utf-8")
+            break
+    else:
+        raise SystemExit("no prose line to edit in any source")
     catalogs = project.catalogs("de")
-    catalog = catalogs[2 * len(catalogs) // 3]
-    text = catalog.read_text("utf-8")
-    found = re.search(r'^msgstr "((?:[^"\\]|\\.)+?)( ·\d+)?"$', text, re.M)
-    if found is None:
-        raise SystemExit(f"no one-line msgstr to edit in {catalog.name}")
-    edited = f'msgstr "{found.group(1)} ·{mark}"'
-    catalog.write_text(text[: found.start()] + edited + text[found.end() :], "utf-8")
+    for catalog in catalogs[2 * len(catalogs) // 3 :] + catalogs:
+        text = catalog.read_text("utf-8")
+        found = re.search(r'^msgstr "((?:[^"\\]|\\.)+?)( ·\d+)?"$', text, re.M)
+        if found is not None:
+            edited = f'msgstr "{found.group(1)} ·{mark}"'
+            catalog.write_text(text[: found.start()] + edited + text[found.end() :], "utf-8")
+            return
+    raise SystemExit("no one-line msgstr to edit in any catalog")
 
 
-def _first_prose_line(lines: list[str]) -> int:
+def _first_prose_line(lines: list[str]) -> int | None:
     """The first line of ordinary Russian prose outside code fences."""
     fenced = False
     for number, line in enumerate(lines):
@@ -250,7 +255,7 @@ def _first_prose_line(lines: list[str]) -> int:
             fenced = not fenced
         elif not fenced and PROSE.match(line) and len(line) > 40:
             return number
-    raise SystemExit("no prose line to edit")
+    return None
 
 
 # ---------------------------------------------------------------- measuring
