@@ -12,6 +12,7 @@ import shutil
 import signal
 import statistics
 import subprocess
+import sys
 import tempfile
 import time
 from collections.abc import Sequence
@@ -60,8 +61,9 @@ class Measurement:
 
 def stop_cleanly_on_sigterm() -> None:
     """SIGTERM ends the benchmark as Ctrl-C does: the running child is stopped and the
-    temporary folders are removed."""
+    temporary folders are removed. Output goes out line by line, even into a file."""
     signal.signal(signal.SIGTERM, _interrupted)
+    sys.stdout.reconfigure(line_buffering=True)  # tables appear as they are printed
 
 
 def _interrupted(signum: int, frame: object) -> None:
