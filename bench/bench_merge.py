@@ -304,7 +304,7 @@ class Tool:
     before: object = None  # callable run (untimed) before each measurement
 
 
-def tools_for(setting: Setting, fuzzy: bool) -> list[Tool]:
+def tools_for(setting: Setting, fuzzy: bool, one_thread: bool = True) -> list[Tool]:
     tolmach = tolmach_executable()
     project = setting.project
 
@@ -319,7 +319,7 @@ def tools_for(setting: Setting, fuzzy: bool) -> list[Tool]:
     folder = setting.folder
     msgmerge = ["msgmerge", "--quiet", "--previous"]
     inputs = [str(folder / "old.po"), str(folder / "new.pot")]
-    one_thread = {**os.environ, "OMP_NUM_THREADS": "1"}
+    single_thread = {**os.environ, "OMP_NUM_THREADS": "1"}
     tools = [
         Tool("tolmach update (current memory)", update, setting.catalog, before=current_memory),
         Tool("tolmach update (memory rebuilt)", update, setting.catalog, before=rebuilt_memory),
@@ -327,14 +327,17 @@ def tools_for(setting: Setting, fuzzy: bool) -> list[Tool]:
              folder / "n.po"),
     ]
     if fuzzy:
-        tools += [
+        tools.append(
             Tool("msgmerge --previous", [*msgmerge, "-o", str(folder / "p.po"), *inputs],
-                 folder / "p.po"),
+                 folder / "p.po")
+        )
+    if fuzzy and one_thread:
+        tools.append(
             Tool("msgmerge --previous, OMP_NUM_THREADS=1",
                  [*msgmerge, "-o", str(folder / "p1.po"), *inputs], folder / "p1.po",
-                 env=one_thread),
-        ]
-    else:
+                 env=single_thread)
+        )
+    if not fuzzy:
         tools.pop(1)  # nothing to find in the memory when nothing changed
     return tools
 
@@ -613,7 +616,10 @@ def run_scenario(
     runs, timeout, single = options.runs, options.timeout, options.single_after
     return Result(
         scenario,
-        compare_paired(edited, tools_for(edited, fuzzy=True), runs, timeout, single),
+        compare_paired(
+            edited, tools_for(edited, fuzzy=True, one_thread=options.one_thread),
+            runs, timeout, single,
+        ),
         compare_paired(unchanged, tools_for(unchanged, fuzzy=False), runs, timeout, single),
     )
 
@@ -629,6 +635,8 @@ def main() -> int:
                         help="seconds after which one tool run is stopped (default 1800)")
     parser.add_argument("--single-after", type=float, default=120.0,
                         help="a tool whose first run took longer runs only once (default 120)")
+    parser.add_argument("--no-one-thread", dest="one_thread", action="store_false",
+                        help="skip the msgmerge --previous run with OMP_NUM_THREADS=1")
     parser.add_argument("--only", action="append", default=[],
                         help="run only the catalogs whose name contains this (repeatable)")
     parser.add_argument("--data", type=Path, help="the shared data folder (default: ../shared/data)")

@@ -84,8 +84,8 @@ def measure(
 ) -> Measurement:
     """Run ``command`` once; a return code outside ``ok`` stops the benchmark.
 
-    On timeout the command (not GNU time) is interrupted, so that time still reports
-    the CPU it had used: a lower bound.
+    On timeout the command is killed; its CPU until then (a lower bound) is read from
+    /proc, and its peak memory is not known (0).
     """
     if not have_gnu_time():
         raise SystemExit("GNU time (/usr/bin/time) is needed: install the `time` package")
@@ -102,12 +102,13 @@ def measure(
                 stderr=stderr,
                 start_new_session=True,
             )
-            timed_out = False
+            timed_out, used = False, None
             try:
                 child.wait(timeout=timeout)
             except subprocess.TimeoutExpired:
-                timed_out = True
-                _interrupt(child)
+                timed_out, used = True, group_usage(child.pid)
+                os.killpg(child.pid, signal.SIGKILL)
+                child.wait()
             except BaseException:
                 os.killpg(child.pid, signal.SIGKILL)
                 child.wait()
@@ -115,7 +116,7 @@ def measure(
             wall = time.perf_counter() - started
         text_out = out.read_text("utf-8", "replace")
         text_err = err.read_text("utf-8", "replace")
-        user, system, kilobytes = _time_report(report)
+        user, system, kilobytes = _time_report(report) if used is None else (*used, 0)
     if not timed_out and child.returncode not in ok:
         shown = " ".join(command)
         raise SystemExit(f"failed ({child.returncode}): {shown}\n{text_err[-3000:]}")
@@ -124,14 +125,23 @@ def measure(
     )
 
 
-def _interrupt(child: subprocess.Popen) -> None:
-    """SIGINT to the group: GNU time ignores it and reports; the command stops."""
-    os.killpg(child.pid, signal.SIGINT)
-    try:
-        child.wait(timeout=20)
-    except subprocess.TimeoutExpired:
-        os.killpg(child.pid, signal.SIGKILL)
-        child.wait()
+def group_usage(group: int) -> tuple[float, float]:
+    """User and system seconds used so far by the live processes of a process group.
+
+    For a run stopped at its timeout, read from /proc before it is killed: a lower
+    bound of what the run would have cost.
+    """
+    ticks = os.sysconf("SC_CLK_TCK")
+    user = system = 0.0
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[2]) == group:  # fields after the name: state, ppid, pgrp, ...
+            user += int(fields[11]) / ticks
+            system += int(fields[12]) / ticks
+    return user, system
 
 
 def _time_report(report: Path) -> tuple[float, float, int]:
