@@ -393,7 +393,7 @@ def print_size(title: str, rows: dict, reference: Reference, project: Project, r
     heading(f"{title}, median of {runs} run(s); {machine_note()}")
     if project.flattened:
         print("(FALLBACK: tree flattened to unique file names; tolmach still names catalogs "
-              "by file name)")
+              "by file name)\n")
     print("| command | state | wall | CPU | peak MiB | files written | -j 1 ÷ default "
           "| × parse floor | × translate-toolkit |")
     print("|---|---|---:|---:|---:|---:|---:|---:|---:|")
