@@ -1,517 +1,685 @@
-"""How `tolmach update` compares with GNU msgmerge on large catalogs.
+"""`tolmach update` against GNU msgmerge on real Russian text, paired, CPU and wall.
 
-Generates Russian-source catalogs with German translations (Markdown-flavoured
-sentences, numbers, code spans, links), changes 10% of the source strings a
-little and adds 5% new ones, then merges the same files with GNU msgmerge (with
-and without fuzzy matching) and with tolmach, each in its own subprocess (peak
-memory from GNU time), and prints wall time, peak memory, how often both pick
-the same fuzzy candidate, and translation-memory look-ups per second.
+    .venv/bin/python bench/bench_merge.py [--runs N] [--quick] [--timeout S]
 
-    .venv/bin/python bench/bench_merge.py [--quick]
+Catalog strings are real: sentences and paragraphs of the Russian Markdown corpora
+in ../shared/data (javascript.info, then the dialects corpus), deduplicated. The old
+catalog has every string translated (deterministic pseudo-translations); the new
+template changes 10% of them a little (a word replaced, inserted or deleted, words
+taken from the corpus), adds 5% new strings and drops 2%. A second template, left
+unchanged, measures the exact-match path alone.
+
+tolmach runs as a real `tolmach -C PROJECT update` (template in locales/, catalog in
+locales/de/LC_MESSAGES/, the seed glossary, translation memory on) twice: with a
+current memory and with the memory rebuilt from the catalog (.tolmach-cache deleted).
+GNU msgmerge merges the same two files, with `--previous` (fuzzy matching, OpenMP
+threads as it pleases and with OMP_NUM_THREADS=1) and with `-N` (no fuzzy matching).
+The tools alternate within each repetition (the order reverses every other one);
+the tables give medians of wall time, CPU (user + system) and peak memory. A tool
+whose first run takes longer than --single-after seconds runs once; one that takes
+longer than --timeout is stopped and reported as at least that much.
 """
 
 from __future__ import annotations
 
 import argparse
-import itertools
 import os
 import random
+import re
 import shutil
-import signal
-import subprocess
 import sys
+import tarfile
 import tempfile
-import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import polib
+from benchlib import (
+    ROOT,
+    Measurement,
+    Summary,
+    machine_note,
+    measure,
+    shared_data,
+    stop_cleanly_on_sigterm,
+    tolmach_executable,
+)
+from markdown_it import MarkdownIt
 from rapidfuzz import fuzz
 
-from tolmach.catalog.merge import merge_catalog
-from tolmach.catalog.pofile import read_po, write_po
-from tolmach.memory.store import TranslationMemory
-from tolmach.memory.tmx import TranslationUnit
+CORPORA = ("peers-corpus-ru-javascript-info.tar.xz", "dialects-corpus-ru.tar.xz")
+CHANGED, NEW, REMOVED = 0.10, 0.05, 0.02
+LOCALE = "de"
+FIXED_MTIME = 1_700_000_000  # restored catalogs keep one stamp: the memory stays current
+PROSE_FENCES = {"", "smart", "warn", "online", "quote", "summary", "compare"}  # javascript.info
+SENTENCE_END = re.compile(r"(?<=[.!?…])\s+(?=[«\"(\[*`_А-ЯЁA-Z0-9])")
+CYRILLIC_WORD = re.compile(r"[а-яёА-ЯЁ]{3}")
+WORD = re.compile(r"[а-яё]{4,}")
+CODE_COMMENT = re.compile(r"//\s*(.*[а-яё].*)")
 
 
-def _words(text: str) -> list[str]:
-    return text.split()
+# ---------------------------------------------------------------- real text
 
 
-# Russian-like vocabulary: stems with their endings, drawn with Zipf's law so that a
-# few words are everywhere and most are rare, as in real articles.
-NOUNS = _words("""
-систем модел библиотек платформ документаци настройк сборк верси поддержк функци
-ускорител драйвер ядр поток задач очеред буфер производительност задержк памят
-вычислени процессор компилятор обновлени матриц тензор точност обучени кластер узл
-сет контейнер образ пакет установк команд параметр файл каталог пут репозитори ветк
-выпуск тест ошибк исправлени изменени улучшени оптимизаци профилировани отладк анализ
-метрик разработчик инженер сообществ проект код формат интерфейс приложени сервис
-запрос ответ результат значени размер объём скорост врем частот карт видеокарт
-серверов датацентр нагрузк ресурс планировщик ядер драйвер интеграци миграци
-архитектур инструкци регистр кэш шин протокол стандарт спецификаци лицензи выпуск
-""")
-NOUN_ENDINGS = ["", "а", "у", "ом", "е", "ы", "ов", "ам", "ами", "ах", "и", "ей", "ю"]
-ADJECTIVES = _words("""
-нов быстр открыт крупн основн важн доступн последн перв втор вычислительн графическ
-тензорн матричн смешанн исходн двоичн параллельн распределённ локальн сетев облачн
-стабильн экспериментальн официальн полн частичн поддерживаем совместим устаревш
-""")
-ADJECTIVE_ENDINGS = ["ый", "ая", "ое", "ые", "ого", "ой", "ому", "ым", "ых", "ую", "ыми"]
-VERBS = _words("""
-позволя включа обеспечива использу улучша ускоря запуска показыва добавля поддержива
-содерж требу измеря сравнива собира устанавлива обновля провер настраива распределя
-""")
-VERB_ENDINGS = ["ет", "ют", "ть", "л", "ла", "ли", "ем", "ете", "ется", "ются"]
-GLUE = _words("и в на с для по не что это как из к от при а но также если когда чтобы")
-GERMAN = _words("""
-das System die Übersetzung der Artikel die Daten das Modell das Update die Bibliothek
-der Compiler der Prozessor der Speicher die Berechnung die Plattform die Dokumentation
-der Benutzer die Einstellung der Build die Version die Unterstützung die Funktion neu
-schnell offen groß wichtig verfügbar letzte erste zweite jeder einige jetzt auch jedoch
-außerdem deshalb wenn damit welcher kann muss erlaubt enthält bietet nutzt verbessert
-beschleunigt startet zeigt fügt unterstützt benötigt grafisch gemischt Genauigkeit
-Training Inferenz Cluster Knoten Netzwerk Container Image Paket Installation Befehl
-""")
-NAMES = ["ROCm 7", "MI300X", "HIP", "PyTorch", "Radeon", "Linux", "Windows", "LLVM", "Triton"]
+def inline_texts(markdown: str, parser: MarkdownIt, depth: int = 0) -> list[str]:
+    """Paragraph, heading, list and table text; prose inside javascript.info's note
+    fences; the Russian comments of code blocks. Soft line breaks become spaces."""
+    texts = []
+    for token in parser.parse(markdown):
+        if token.type == "inline":
+            texts.append(" ".join(token.content.split()))
+        elif token.type == "fence":
+            info = token.info.split()[0] if token.info.strip() else ""
+            if info in PROSE_FENCES and depth < 2:
+                texts += inline_texts(token.content, parser, depth + 1)
+            else:
+                texts += [m.group(1).strip() for m in CODE_COMMENT.finditer(token.content)]
+    return [text for text in texts if CYRILLIC_WORD.search(text)]
 
 
-SYLLABLES = _words(
-    "ба ве ги до ку ла ме ни по ру са те фи хо цу ча ше щи бра вле гро дру кла "
-    "мно пре про спо стра тво фре хра чре ско зна"
-)
+def corpus_texts(data: Path) -> list[list[str]]:
+    """Every text block of the corpora, split into sentences, in corpus order."""
+    parser = MarkdownIt("commonmark").enable("table")
+    blocks = []
+    for name in CORPORA:
+        path = data / name
+        if not path.is_file():
+            continue
+        with tarfile.open(path) as archive:
+            for member in sorted(archive.getmembers(), key=lambda m: m.name):
+                if member.isfile() and member.name.endswith(".md"):
+                    text = archive.extractfile(member).read().decode("utf-8")
+                    blocks += [SENTENCE_END.split(b) for b in inline_texts(text, parser)]
+    return blocks
 
 
-def _invented_stems(count: int) -> list[str]:
-    """Russian-sounding stems for the long tail of rare words every corpus has."""
-    rng = random.Random(2)
-    stems = {
-        "".join(rng.choices(SYLLABLES, k=rng.randint(2, 3))) + rng.choice("нвлркстдм")
-        for _ in range(count * 2)
-    }
-    return sorted(stems)[:count]
+def is_sentence(text: str) -> bool:
+    return len(text.split()) >= 3 and bool(CYRILLIC_WORD.search(text))
 
 
-def _vocabulary() -> tuple[list[str], list[float]]:
-    """Every word form, with Zipf weights: real stems first, invented ones in the tail."""
-    forms = [stem + ending for stem in NOUNS for ending in NOUN_ENDINGS]
-    forms += [stem + ending for stem in ADJECTIVES for ending in ADJECTIVE_ENDINGS]
-    forms += [stem + ending for stem in VERBS for ending in VERB_ENDINGS]
-    rng = random.Random(1)
-    rng.shuffle(forms)
-    tail = [
-        stem + rng.choice(NOUN_ENDINGS + ADJECTIVE_ENDINGS)
-        for stem in _invented_stems(6000)
-        for _ in range(2)
-    ]
-    rng.shuffle(tail)
-    forms = GLUE + forms + tail
-    weights = [1 / (rank + 1) ** 1.05 for rank in range(len(forms))]
-    return forms, list(itertools.accumulate(weights))
+@dataclass
+class Pool:
+    """Unique real strings of one kind, and how they were made."""
+
+    strings: list[str]
+    makeup: str
 
 
-WORDS, CUMULATIVE = _vocabulary()
+def sentence_pool(blocks: list[list[str]], wanted: int) -> Pool:
+    """Unique sentences; if the corpora hold fewer than wanted, runs of 2, then 3
+    consecutive sentences of the same paragraph (still real text) fill up."""
+    seen: dict[str, None] = {}
+    for sentences in blocks:
+        for sentence in sentences:
+            if is_sentence(sentence):
+                seen.setdefault(sentence)
+    single = len(seen)
+    for run in (2, 3, 4):
+        if len(seen) >= wanted:
+            break
+        for sentences in blocks:
+            for start in range(len(sentences) - run + 1):
+                seen.setdefault(" ".join(sentences[start : start + run]))
+    makeup = f"{single:,} single sentences"
+    if len(seen) > single:
+        makeup += f" + {len(seen) - single:,} runs of 2–4 sentences"
+    return Pool(list(seen), makeup)
+
+
+def paragraph_pool(blocks: list[list[str]], shortest: int = 120) -> Pool:
+    seen: dict[str, None] = {}
+    for sentences in blocks:
+        text = " ".join(sentences)
+        if len(text) >= shortest and is_sentence(text):
+            seen.setdefault(text)
+    return Pool(list(seen), f"paragraphs of ≥ {shortest} characters")
+
+
+# ---------------------------------------------------------------- the catalogs
 
 
 @dataclass
 class Scenario:
-    """One benchmark setting: how many entries, how long, how many change."""
-
     name: str
-    entries: int
-    words: tuple[int, int]
-    changed: float = 0.10
-    new: float = 0.05
+    old: list[str]  # the sources of the translated catalog
+    new: list[str]  # the template's sources
+    origins: dict[str, str]  # changed string → the old string it was edited from
+    added: int
+    removed: int
+    makeup: str
 
 
-def sentence(rng: random.Random, words: tuple[int, int]) -> str:
-    """A Russian sentence as Markdown articles have them, with some inline markup."""
-    out = []
-    for word in rng.choices(WORDS, cum_weights=CUMULATIVE, k=rng.randint(*words)):
+def make_scenario(name: str, pool: Pool, size: int, seed: int) -> Scenario:
+    """Old sources (``size`` of the pool) and a template with edits, additions, removals."""
+    rng = random.Random(seed)
+    strings = list(pool.strings)
+    rng.shuffle(strings)
+    if len(strings) < size:
+        print(f"note: only {len(strings):,} strings for {name}", file=sys.stderr)
+        size = int(len(strings) / (1 + NEW))
+    old, spare = strings[:size], strings[size:]
+    vocabulary = sorted({w for text in old for w in WORD.findall(text)})
+    taken = set(old)
+    new, origins, removed = [], {}, 0
+    for source in old:
         roll = rng.random()
-        if roll < 0.03:
-            word = f"`{rng.choice(NAMES).lower().replace(' ', '-')}`"
-        elif roll < 0.06:
-            word = f"**{word}**"
-        elif roll < 0.08:
-            word = rng.choice(NAMES)
-        elif roll < 0.09:
-            word = f"[{word}](https://rocm.docs.amd.com/{rng.randint(1, 999)})"
-        elif roll < 0.11:
-            word = f"{rng.randint(2, 512)}%"
-        out.append(word)
-    text = " ".join(out)
-    text = text[0].upper() + text[1:]
-    cut = rng.randint(2, max(2, len(out) - 2))
-    if rng.random() < 0.4:
-        pieces = text.split(" ")
-        text = " ".join(pieces[:cut]) + ", " + " ".join(pieces[cut:])
-    return text + rng.choice([".", ".", ".", ":", "!", "?"])
+        if roll < REMOVED:
+            removed += 1
+            continue
+        text = source
+        if roll < REMOVED + CHANGED:
+            edited = edit_slightly(rng, source, vocabulary)
+            if edited not in taken:
+                taken.add(edited)
+                origins[edited] = source
+                text = edited
+        new.append(text)
+        if spare and rng.random() < NEW:
+            fresh = spare.pop()
+            taken.add(fresh)
+            new.append(fresh)
+    added = len(new) - (len(old) - removed)
+    return Scenario(name, old, new, origins, added, removed, pool.makeup)
 
 
-def translation(rng: random.Random, source: str) -> str:
-    """A stand-in German translation of about the same length."""
-    count = max(1, len(source.split()))
-    return " ".join(rng.choice(GERMAN) for _ in range(count)).capitalize() + "."
-
-
-def edit_slightly(rng: random.Random, text: str) -> str:
-    """What an author does to a translated sentence: a word swapped, added or dropped."""
+def edit_slightly(rng: random.Random, text: str, vocabulary: list[str]) -> str:
+    """An author's small edit: one or two words replaced, inserted or deleted."""
     words = text.split(" ")
-    for _ in range(rng.randint(1, 2)):
+    for _ in range(rng.choice((1, 1, 2))):
         where = rng.randrange(len(words))
         action = rng.random()
-        if action < 0.5:
-            words[where] = rng.choices(WORDS, cum_weights=CUMULATIVE)[0]
+        if action < 0.45:
+            words[where] = rng.choice(vocabulary)
         elif action < 0.8 or len(words) < 4:
-            words.insert(where, rng.choices(WORDS, cum_weights=CUMULATIVE)[0])
+            words.insert(where, rng.choice(vocabulary))
         else:
             del words[where]
     return " ".join(words)
 
 
-def generate(scenario: Scenario, folder: Path, seed: int = 7) -> dict[str, str]:
-    """Write old.po (translated) and new.pot; return new msgid → the old one it came from."""
-    rng = random.Random(seed)
-    sources: list[str] = []
-    seen: set[str] = set()
-    while len(sources) < scenario.entries:
-        text = sentence(rng, scenario.words)
-        if text not in seen:
-            seen.add(text)
-            sources.append(text)
-    old = _catalog(language="de")
-    for index, source in enumerate(sources):
-        old.append(
-            polib.POEntry(
-                msgid=source,
-                msgstr=translation(rng, source),
-                occurrences=[(f"seeds/doc{index % 40}.ru.md", str(index))],
-            )
-        )
-    template = _catalog(language="")
-    origins: dict[str, str] = {}
-    for index, source in enumerate(sources):
-        text = source
-        if rng.random() < scenario.changed:
-            text = edit_slightly(rng, source)
-            if text in seen:
-                text = source
-            else:
-                seen.add(text)
-                origins[text] = source
-        template.append(
-            polib.POEntry(msgid=text, occurrences=[(f"seeds/doc{index % 40}.ru.md", str(index))])
-        )
-        if rng.random() < scenario.new:
-            fresh = sentence(rng, scenario.words)
-            if fresh not in seen:
-                seen.add(fresh)
-                template.append(polib.POEntry(msgid=fresh))
-    write_po(old, folder / "old.po")
-    write_po(template, folder / "new.pot")
-    return origins
-
-
-def _catalog(language: str) -> polib.POFile:
-    po = polib.POFile()
-    po.metadata = {
+def header(language: str) -> dict[str, str]:
+    return {
         "Project-Id-Version": "bench",
         "Language": language,
         "MIME-Version": "1.0",
         "Content-Type": "text/plain; charset=UTF-8",
         "Content-Transfer-Encoding": "8bit",
+        "Plural-Forms": "nplurals=2; plural=(n != 1);" if language else "",
     }
-    return po
 
 
-# ---------------------------------------------------------------- measuring
+def write_catalog(path: Path, sources: list[str], translated: bool) -> None:
+    """A .pot (``translated`` false) or a fully translated .po, as msgcat writes them."""
+    from tolmach import pseudo_translate
+    from tolmach.catalog import write_po
+
+    po = polib.POFile()
+    po.metadata = header(LOCALE if translated else "")
+    if not translated:
+        del po.metadata["Plural-Forms"]
+    for number, source in enumerate(sources, start=1):
+        po.append(
+            polib.POEntry(
+                msgid=source,
+                msgstr=pseudo_translate(source) if translated else "",
+                occurrences=[("bench.md", str(number))],
+            )
+        )
+    path.parent.mkdir(parents=True, exist_ok=True)
+    write_po(po, path)
+
+
+# ---------------------------------------------------------------- the tools
 
 
 @dataclass
-class Run:
-    """One merge, measured from outside: wall time and peak resident memory."""
+class Setting:
+    """One scenario on disk: the tolmach project, and msgmerge's copies of the inputs."""
 
-    tool: str
-    seconds: float | None  # None: it did not finish in time
-    peak_mb: float
+    folder: Path
+    scenario: Scenario
+    old_bytes: bytes = b""
+
+    @property
+    def project(self) -> Path:
+        return self.folder / "project"
+
+    @property
+    def catalog(self) -> Path:
+        return self.project / "locales" / LOCALE / "LC_MESSAGES" / "bench.po"
+
+    @property
+    def template(self) -> Path:
+        return self.project / "locales" / "bench.pot"
+
+    def restore(self) -> None:
+        """The old catalog again, byte for byte and with the same stamp."""
+        self.catalog.write_bytes(self.old_bytes)
+        os.utime(self.catalog, (FIXED_MTIME, FIXED_MTIME))
+
+
+PYPROJECT = """\
+[project]
+name = "bench-merge"
+version = "0"
+
+[tool.tolmach]
+source-locale = "ru"
+locales = ["de"]
+documents = ["bench.md"]
+"""
+
+
+def lay_out(folder: Path, scenario: Scenario, template: list[str]) -> Setting:
+    """The project (pyproject, a stand-in document, glossary, template, catalog)."""
+    setting = Setting(folder, scenario)
+    project = setting.project
+    project.mkdir(parents=True)
+    (project / "pyproject.toml").write_text(PYPROJECT, "utf-8")
+    (project / "bench.md").write_text("Документ, из которого извлечён шаблон.\n", "utf-8")
+    glossary = ROOT / "locales" / "glossary.toml"
+    (project / "locales").mkdir()
+    if glossary.is_file():
+        shutil.copyfile(glossary, project / "locales" / "glossary.toml")
+    write_catalog(setting.template, template, translated=False)
+    write_catalog(setting.catalog, scenario.old, translated=True)
+    setting.old_bytes = setting.catalog.read_bytes()
+    setting.restore()
+    shutil.copyfile(setting.template, folder / "new.pot")
+    shutil.copyfile(setting.catalog, folder / "old.po")
+    tolmach = tolmach_executable()
+    measure([tolmach, "-C", str(project), "tm", "rebuild"])  # as after the last update
+    setting.restore()
+    return setting
+
+
+@dataclass
+class Tool:
+    """A way of merging: how to prepare a run, the command, where the result lands."""
+
+    name: str
+    command: list[str]
     output: Path
+    env: dict[str, str] | None = None
+    before: object = None  # callable run (untimed) before each measurement
 
 
-def measure(tool: str, command: list[str], output: Path, timeout: float) -> Run:
-    """Run a command as a child process, timed; GNU time reports its peak memory.
+def tools_for(setting: Setting, fuzzy: bool, one_thread: bool = True) -> list[Tool]:
+    tolmach = tolmach_executable()
+    project = setting.project
 
-    The child's own rusage would not do: a forked child starts with the RSS of
-    this (large) process, so its peak would be at least that.
-    """
-    timer = "/usr/bin/time"  # GNU time, not the shell keyword
-    report = output.with_suffix(".rss")
-    started = time.perf_counter()
-    child = subprocess.Popen(
-        [timer, "-f", "%M", "-o", str(report), *command],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-        start_new_session=True,  # so that a timeout stops the tool itself, not only time
-    )
-    try:
-        _, errors = child.communicate(timeout=timeout)
-    except BaseException as stopped:  # a timeout, or Ctrl-C: stop the whole group
-        os.killpg(child.pid, signal.SIGKILL)
-        child.wait()
-        if isinstance(stopped, subprocess.TimeoutExpired):
-            return Run(tool, None, 0.0, output)
-        raise
-    if child.returncode != 0:
-        raise SystemExit(f"{tool} failed: {errors.decode(errors='replace')}")
-    seconds = time.perf_counter() - started
-    kilobytes = int(report.read_text().split()[-1])
-    return Run(tool, seconds, kilobytes / 1024, output)
+    def current_memory() -> None:
+        setting.restore()
 
+    def rebuilt_memory() -> None:
+        setting.restore()
+        shutil.rmtree(project / ".tolmach-cache", ignore_errors=True)
 
-def tolmach_command(old: Path, template: Path, output: Path) -> list[str]:
-    return [
-        sys.executable,
-        str(Path(__file__).resolve()),
-        "--merge",
-        str(old),
-        str(template),
-        str(output),
+    update = [tolmach, "-C", str(project), "update"]
+    folder = setting.folder
+    msgmerge = ["msgmerge", "--quiet", "--previous"]
+    inputs = [str(folder / "old.po"), str(folder / "new.pot")]
+    single_thread = {**os.environ, "OMP_NUM_THREADS": "1"}
+    tools = [
+        Tool("tolmach update (current memory)", update, setting.catalog, before=current_memory),
+        Tool("tolmach update (memory rebuilt)", update, setting.catalog, before=rebuilt_memory),
+        Tool("msgmerge -N", [*msgmerge, "-N", "-o", str(folder / "n.po"), *inputs],
+             folder / "n.po"),
     ]
+    if fuzzy:
+        tools.append(
+            Tool("msgmerge --previous", [*msgmerge, "-o", str(folder / "p.po"), *inputs],
+                 folder / "p.po")
+        )
+    if fuzzy and one_thread:
+        tools.append(
+            Tool("msgmerge --previous, OMP_NUM_THREADS=1",
+                 [*msgmerge, "-o", str(folder / "p1.po"), *inputs], folder / "p1.po",
+                 env=single_thread)
+        )
+    if not fuzzy:
+        tools.pop(1)  # nothing to find in the memory when nothing changed
+    return tools
 
 
-def run_tolmach_merge(old: Path, template: Path, output: Path) -> None:
-    """What `tolmach update` does for one catalog: read, merge, write (wrapped at 79)."""
-    write_po(merge_catalog(read_po(old), read_po(template)), output)
+@dataclass
+class Outcome:
+    tool: Tool
+    runs: list[Measurement] = field(default_factory=list)
+    kept: Path | None = None  # the first run's output, for the comparisons
+
+    @property
+    def summary(self) -> Summary:
+        return Summary.of(self.runs)
 
 
-# ---------------------------------------------------------------- comparing
+def compare_paired(
+    setting: Setting, tools: list[Tool], runs: int, timeout: float, single_after: float
+) -> list[Outcome]:
+    """Each repetition runs every tool once; the order reverses every other repetition."""
+    outcomes = [Outcome(tool) for tool in tools]
+    for repetition in range(runs):
+        order = outcomes if repetition % 2 == 0 else outcomes[::-1]
+        for outcome in order:
+            first = outcome.runs[0] if outcome.runs else None
+            if first is not None and (first.timed_out or first.wall > single_after):
+                continue
+            if outcome.tool.before:
+                outcome.tool.before()
+            print(f"… {setting.scenario.name}: {outcome.tool.name}, run {repetition + 1}",
+                  file=sys.stderr, flush=True)
+            run = measure(outcome.tool.command, env=outcome.tool.env, timeout=timeout)
+            outcome.runs.append(run)
+            if outcome.kept is None and not run.timed_out:
+                outcome.kept = setting.folder / f"result-{outcomes.index(outcome)}.po"
+                shutil.copyfile(outcome.tool.output, outcome.kept)
+    setting.restore()
+    return outcomes
 
 
-def fuzzy_picks(path: Path) -> dict[str, str]:
-    """New msgid → the previous msgid its fuzzy translation came from."""
-    return {
-        entry.msgid: entry.previous_msgid
-        for entry in read_po(path)
-        if not entry.obsolete and entry.fuzzy and entry.previous_msgid is not None
-    }
+# ---------------------------------------------------------------- what came out
+
+
+@dataclass
+class Contents:
+    """What a merged catalog holds."""
+
+    translated: int
+    fuzzy: int
+    untranslated: int
+    obsolete: list[str]
+    picks: dict[str, str]  # fuzzy msgid → the previous msgid (#|) it was matched with
+
+
+def contents(path: Path) -> Contents:
+    po = polib.pofile(str(path), wrapwidth=0)
+    live = [entry for entry in po if not entry.obsolete]
+    return Contents(
+        translated=sum(bool(e.msgstr) and not e.fuzzy for e in live),
+        fuzzy=sum(e.fuzzy for e in live),
+        untranslated=sum(not e.msgstr and not e.fuzzy for e in live),
+        obsolete=[e.msgid for e in po if e.obsolete],
+        picks={e.msgid: e.previous_msgid for e in live if e.fuzzy and e.previous_msgid},
+    )
 
 
 def similarity(first: str | None, second: str) -> float:
+    """2 × longest common subsequence ÷ both lengths (msgmerge's fstrcmp measure)."""
     return fuzz.ratio(first, second) / 100 if first is not None else 0.0
 
 
-def agreement(origins: dict[str, str], ours: dict[str, str], theirs: dict[str, str]) -> dict:
-    """How often both tools pick the same fuzzy candidate for a changed string, and
-    for the others, whose pick is closer to the new source."""
-    same = closer_ours = closer_theirs = tied = 0
-    for new in origins:
+@dataclass
+class Agreement:
+    changed: int = 0
+    same: int = 0
+    ours_closer: int = 0
+    theirs_closer: int = 0
+    equally_close: int = 0
+    only_ours: int = 0
+    only_theirs: int = 0
+    ours_right: int = 0  # picked the very string the edit was made from
+    theirs_right: int = 0
+
+
+def agreement(origins: dict[str, str], ours: dict[str, str], theirs: dict[str, str]) -> Agreement:
+    """For each changed string, which old entry each tool took its fuzzy translation from."""
+    result = Agreement(changed=len(origins))
+    for new, origin in origins.items():
         mine, other = ours.get(new), theirs.get(new)
+        result.ours_right += mine == origin
+        result.theirs_right += other == origin
         if mine == other:
-            same += 1
-            continue
-        difference = similarity(mine, new) - similarity(other, new)
-        if abs(difference) < 1e-9:
-            tied += 1
-        elif difference > 0:
-            closer_ours += 1
+            result.same += 1
+        elif other is None:
+            result.only_ours += 1
+        elif mine is None:
+            result.only_theirs += 1
         else:
-            closer_theirs += 1
-    return {
-        "changed": len(origins),
-        "same": same,
-        "ours_closer": closer_ours,
-        "theirs_closer": closer_theirs,
-        "equally_close": tied,
-    }
+            difference = similarity(mine, new) - similarity(other, new)
+            if abs(difference) < 1e-9:
+                result.equally_close += 1
+            elif difference > 0:
+                result.ours_closer += 1
+            else:
+                result.theirs_closer += 1
+    return result
 
 
-def pick_quality(picks: dict[str, str]) -> dict:
-    """Similarity of each fuzzy pick to the new text it was picked for."""
+def pick_quality(picks: dict[str, str]) -> tuple[int, float, float, int, float]:
+    """Count, least and mean similarity, picks under 50%, and the least similarity
+    counted in UTF-8 bytes (the unit of msgmerge's fstrcmp) over all fuzzy picks."""
     scores = sorted(similarity(old, new) for new, old in picks.items())
     if not scores:
-        return {"count": 0, "min": 0.0, "mean": 0.0, "below_half": 0}
-    return {
-        "count": len(scores),
-        "min": scores[0],
-        "mean": sum(scores) / len(scores),
-        "below_half": sum(score < 0.5 for score in scores),
-    }
-
-
-# ---------------------------------------------------------------- the memory
-
-
-def memory_lookups(segments: int, queries: int, folder: Path) -> dict:
-    """Build a memory of `segments` units, then time look-ups of edited and new strings."""
-    rng = random.Random(11)
-    units = [
-        TranslationUnit(sentence(rng, (5, 20)), f"Übersetzung {n}", "de") for n in range(segments)
-    ]
-    with TranslationMemory(folder / "memory.sqlite3", "ru") as memory:
-        started = time.perf_counter()
-        memory.import_units("bench.tmx", units)
-        built = time.perf_counter() - started
-        asked = [edit_slightly(rng, rng.choice(units).source) for _ in range(queries // 2)]
-        asked += [sentence(rng, (5, 20)) for _ in range(queries - len(asked))]
-        started = time.perf_counter()
-        found = sum(memory.best(text, "de") is not None for text in asked)
-        elapsed = time.perf_counter() - started
-    size = (folder / "memory.sqlite3").stat().st_size / 1e6
-    return {
-        "segments": segments,
-        "build_s": built,
-        "per_second": queries / elapsed,
-        "found": found,
-        "queries": queries,
-        "size_mb": size,
-    }
+        return 0, 0.0, 0.0, 0, 0.0
+    in_bytes = min(fuzz.ratio(old.encode(), new.encode()) / 100 for new, old in picks.items())
+    low = sum(s < 0.5 for s in scores)
+    return len(scores), scores[0], sum(scores) / len(scores), low, in_bytes
 
 
 # ---------------------------------------------------------------- the report
 
 
-def run_scenario(scenario: Scenario, folder: Path, timeout: float) -> dict:
-    origins = generate(scenario, folder)
-    old, template = folder / "old.po", folder / "new.pot"
-    runs = [
-        measure(
-            "tolmach update",
-            tolmach_command(old, template, folder / "tolmach.po"),
-            folder / "tolmach.po",
-            timeout,
-        ),
-        measure(
-            "msgmerge -N (no fuzzy)",
-            [
-                "msgmerge",
-                "--quiet",
-                "-N",
-                "-o",
-                str(folder / "nofuzzy.po"),
-                str(old),
-                str(template),
-            ],
-            folder / "nofuzzy.po",
-            timeout,
-        ),
-        measure(
-            "msgmerge (fuzzy)",
-            [
-                "msgmerge",
-                "--quiet",
-                "--previous",
-                "-o",
-                str(folder / "msgmerge.po"),
-                str(old),
-                str(template),
-            ],
-            folder / "msgmerge.po",
-            timeout,
-        ),
-    ]
-    ours = fuzzy_picks(runs[0].output)
-    theirs = fuzzy_picks(runs[2].output) if runs[2].seconds is not None else {}
-    return {
-        "scenario": scenario,
-        "runs": runs,
-        "agreement": agreement(origins, ours, theirs),
-        "ours": pick_quality(ours),
-        "theirs": pick_quality(theirs),
-        "msgmerge_done": runs[2].seconds is not None,
-    }
+@dataclass
+class Result:
+    scenario: Scenario
+    edited: list[Outcome]
+    unchanged: list[Outcome]
 
 
-def print_report(results: list[dict], memory: dict, timeout: float) -> None:
-    print("| Catalog | Tool | Wall time | Peak memory | vs msgmerge (fuzzy) |")
-    print("|---|---|---:|---:|---:|")
+def by_name(outcomes: list[Outcome], prefix: str) -> Outcome | None:
+    return next((o for o in outcomes if o.tool.name.startswith(prefix)), None)
+
+
+def cell(value: float, timed_out: bool, unit: str = " s") -> str:
+    return f"> {value:.2f}{unit}" if timed_out else f"{value:.2f}{unit}"
+
+
+def heading(title: str) -> None:
+    """Every table says which command printed it, so that it can be quoted as it is."""
+    command = " ".join(["bench/bench_merge.py", *sys.argv[1:]])
+    print(f"\n`{command}` — {title}\n")
+
+
+def print_timings(results: list[Result], timeout: float) -> None:
+    heading("wall, CPU (user + system) and peak memory of each merge, median of the paired "
+            f"runs; {machine_note()}")
+    print("| catalog | template | tool | runs | wall | CPU | peak MiB | CPU ÷ tolmach |")
+    print("|---|---|---|---:|---:|---:|---:|---:|")
     for result in results:
-        fuzzy = result["runs"][2].seconds
-        for run in result["runs"]:
-            wall = f"{run.seconds:.2f} s" if run.seconds is not None else f"> {timeout:.0f} s"
-            ratio = (
-                f"{fuzzy / run.seconds:.1f}× faster"
-                if fuzzy and run.seconds and run.tool.startswith("tolmach")
-                else ""
-            )
-            if not fuzzy and run.tool.startswith("tolmach") and run.seconds:
-                ratio = f"> {timeout / run.seconds:.0f}× faster"
-            peak = f"{run.peak_mb:.0f} MB" if run.seconds is not None else "–"
-            print(f"| {result['scenario'].name} | {run.tool} | {wall} | {peak} | {ratio} |")
-    print()
-    print(
-        "| Catalog | Changed strings | Same fuzzy pick | Differ: tolmach closer "
-        "| Differ: msgmerge closer | Differ: equally close |"
-    )
-    print("|---|---:|---:|---:|---:|---:|")
+        for label, outcomes in (("edited", result.edited), ("unchanged", result.unchanged)):
+            ours = by_name(outcomes, "tolmach update (current").summary
+            for outcome in outcomes:
+                s = outcome.summary
+                stopped = s.timed_out
+                share = f"{s.cpu / ours.cpu:.1f}×" if ours.cpu else "–"
+                if stopped:
+                    share = f"> {share}"
+                peak = "–" if stopped else f"{s.peak_mib:.0f}"
+                print(f"| {result.scenario.name} | {label} | {outcome.tool.name} | {s.runs} "
+                      f"| {cell(s.wall, stopped)} | {cell(s.cpu, stopped)} | {peak} | {share} |")
+    print(f"\n(> : stopped after the --timeout of {timeout:.0f} s; CPU used until then)")
+
+
+def print_targets(results: list[Result]) -> None:
+    heading("targets (reported, not enforced)")
+    print("| target | catalog | tolmach | msgmerge | result |")
+    print("|---|---|---:|---:|---|")
     for result in results:
-        agree = result["agreement"]
-        if not result["msgmerge_done"]:
-            print(
-                f"| {result['scenario'].name} | {agree['changed']} | (msgmerge unfinished) | | | |"
-            )
+        ours = by_name(result.unchanged, "tolmach update (current").summary
+        theirs = by_name(result.unchanged, "msgmerge -N").summary
+        for what, a, b in (("wall", ours.wall, theirs.wall), ("CPU", ours.cpu, theirs.cpu)):
+            print(f"| `update` ≤ `msgmerge -N`, unchanged template ({what}) "
+                  f"| {result.scenario.name} | {a:.2f} s | {b:.2f} s "
+                  f"| {'PASS' if a <= b else 'MISS'} |")
+    for result in results:
+        fuzzy = by_name(result.edited, "msgmerge --previous")
+        if fuzzy is None:
             continue
-        share = agree["same"] / max(agree["changed"], 1)
-        print(
-            f"| {result['scenario'].name} | {agree['changed']} | {agree['same']} "
-            f"({share:.1%}) | {agree['ours_closer']} | {agree['theirs_closer']} "
-            f"| {agree['equally_close']} |"
-        )
-    print()
-    print(
-        "| Catalog | Tool | Fuzzy entries | Least similar pick | Mean similarity "
-        "| Picks under 50% |"
-    )
-    print("|---|---|---:|---:|---:|---:|")
+        theirs = fuzzy.summary
+        for name in ("tolmach update (current", "tolmach update (memory"):
+            ours = by_name(result.edited, name).summary
+            factor = theirs.cpu / ours.cpu if ours.cpu else float("inf")
+            shown = f"{'> ' if theirs.timed_out else ''}{factor:.1f}×"
+            verdict = "PASS" if factor >= 5 else ("MISS" if not theirs.timed_out else "unknown")
+            print(f"| {name.removeprefix('tolmach ')}) ≥ 5× faster in CPU than "
+                  f"`msgmerge --previous` ({shown}) | {result.scenario.name} "
+                  f"| {ours.cpu:.2f} s | {cell(theirs.cpu, theirs.timed_out)} | {verdict} |")
+
+
+def print_contents(results: list[Result], read: dict[Path, Contents]) -> None:
+    heading("what each merge produced (edited template)")
+    print("| catalog | tool | translated | fuzzy | untranslated | obsolete `#~` "
+          "| of which removed sources | of which previous versions of changed strings |")
+    print("|---|---|---:|---:|---:|---:|---:|---:|")
     for result in results:
-        for tool, quality in (("tolmach", result["ours"]), ("msgmerge", result["theirs"])):
-            if tool == "msgmerge" and not result["msgmerge_done"]:
-                continue
-            print(
-                f"| {result['scenario'].name} | {tool} | {quality['count']} "
-                f"| {quality['min']:.0%} | {quality['mean']:.0%} | {quality['below_half']} |"
-            )
-    print()
-    print("| Translation memory | Build | Size | Look-ups per second | Found (≥ 60%) |")
-    print("|---|---:|---:|---:|---:|")
-    print(
-        f"| {memory['segments']:,} segments | {memory['build_s']:.1f} s "
-        f"| {memory['size_mb']:.0f} MB | {memory['per_second']:.0f} "
-        f"| {memory['found']} of {memory['queries']} |"
+        scenario = result.scenario
+        previous = set(scenario.origins.values())
+        gone = set(scenario.old) - set(scenario.new) - previous
+        for outcome in result.edited:
+            if outcome.kept is None or "current" in outcome.tool.name:
+                continue  # one line per distinct output: the two tolmach runs write the same
+            c = read[outcome.kept]
+            obsolete = set(c.obsolete)
+            name = outcome.tool.name.replace(" (memory rebuilt)", "")
+            print(f"| {scenario.name} | {name} | {c.translated:,} | {c.fuzzy:,} "
+                  f"| {c.untranslated:,} | {len(c.obsolete):,} | {len(obsolete & gone):,} "
+                  f"| {len(obsolete & previous):,} |")
+    print("\n(tolmach keeps the old version of a changed string as `#~` as well; msgmerge "
+          "drops an old entry once it served as a fuzzy match.)")
+
+
+def print_agreement(results: list[Result], read: dict[Path, Contents]) -> None:
+    heading("fuzzy picks for the changed strings: tolmach against `msgmerge --previous`")
+    print("| catalog | changed | same pick | differ: tolmach closer | differ: msgmerge closer "
+          "| differ: equally close | only tolmach | only msgmerge | tolmach picked the origin "
+          "| msgmerge picked the origin |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    quality_rows = []
+    for result in results:
+        ours = by_name(result.edited, "tolmach update (memory")
+        theirs = by_name(result.edited, "msgmerge --previous")
+        our_picks = read[ours.kept].picks
+        quality_rows.append((result.scenario.name, "tolmach update", pick_quality(our_picks)))
+        if theirs is None or theirs.kept is None:
+            print(f"| {result.scenario.name} | {len(result.scenario.origins):,} "
+                  "| (msgmerge stopped) | | | | | | | |")
+            continue
+        their_picks = read[theirs.kept].picks
+        quality_rows.append((result.scenario.name, "msgmerge --previous",
+                             pick_quality(their_picks)))
+        a = agreement(result.scenario.origins, our_picks, their_picks)
+        share = a.same / a.changed if a.changed else 0
+        print(f"| {result.scenario.name} | {a.changed:,} | {a.same:,} ({share:.1%}) "
+              f"| {a.ours_closer} | {a.theirs_closer} | {a.equally_close} | {a.only_ours} "
+              f"| {a.only_theirs} | {a.ours_right:,} | {a.theirs_right:,} |")
+    heading("similarity of every fuzzy pick to its new string (2 × LCS ÷ total length, "
+            "in characters)")
+    print("| catalog | tool | fuzzy picks | least similar | mean | under 50% "
+          "| least similar in UTF-8 bytes |")
+    print("|---|---|---:|---:|---:|---:|---:|")
+    for name, tool, (count, least, mean, low, in_bytes) in quality_rows:
+        print(f"| {name} | {tool} | {count:,} | {least:.0%} | {mean:.0%} | {low} "
+              f"| {in_bytes:.0%} |")
+
+
+def print_threads(results: list[Result], read: dict[Path, Contents]) -> None:
+    """GNU msgmerge 0.21 spreads its fuzzy search over OpenMP threads."""
+    for result in results:
+        two = by_name(result.edited, "msgmerge --previous")
+        one = by_name(result.edited, "msgmerge --previous, OMP")
+        if two is None or two is one or one is None or not (two.kept and one.kept):
+            continue
+        same = two.kept.read_bytes() == one.kept.read_bytes()
+        print(f"{result.scenario.name}: msgmerge with OMP_NUM_THREADS=1 wrote "
+              f"{'the same bytes' if same else 'a DIFFERENT catalog'} as with its default threads")
+
+
+def print_sets(results: list[Result]) -> None:
+    heading("the catalogs (real strings from ../shared/data, deduplicated)")
+    print("| catalog | made of | old entries | template entries | changed | new | removed |")
+    print("|---|---|---:|---:|---:|---:|---:|")
+    for result in results:
+        s = result.scenario
+        print(f"| {s.name} | {s.makeup} | {len(s.old):,} | {len(s.new):,} "
+              f"| {len(s.origins):,} | {s.added:,} | {s.removed:,} |")
+
+
+# ---------------------------------------------------------------- running
+
+
+def run_scenario(
+    scenario: Scenario, scratch: Path, options: argparse.Namespace
+) -> Result:
+    folder = scratch / re.sub(r"\W+", "-", scenario.name)
+    edited = lay_out(folder / "edited", scenario, scenario.new)
+    unchanged = lay_out(folder / "unchanged", scenario, scenario.old)
+    runs, timeout, single = options.runs, options.timeout, options.single_after
+    return Result(
+        scenario,
+        compare_paired(
+            edited, tools_for(edited, fuzzy=True, one_thread=options.one_thread),
+            runs, timeout, single,
+        ),
+        compare_paired(unchanged, tools_for(unchanged, fuzzy=False), runs, timeout, single),
     )
 
 
-def main() -> None:
+SIZES = (("paragraphs", 5000), ("sentences", 15000), ("sentences", 50000))
+
+
+def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--quick", action="store_true", help="small catalogs, for a smoke test")
-    parser.add_argument(
-        "--timeout",
-        type=float,
-        default=900.0,
-        help="seconds after which a msgmerge run is stopped (default 900)",
-    )
-    parser.add_argument("--merge", nargs=3, metavar=("OLD", "POT", "OUT"), help=argparse.SUPPRESS)
+    parser.add_argument("--runs", type=int, default=3, help="paired repetitions (default 3)")
+    parser.add_argument("--quick", action="store_true", help="small catalogs, one run")
+    parser.add_argument("--timeout", type=float, default=1800.0,
+                        help="seconds after which one tool run is stopped (default 1800)")
+    parser.add_argument("--single-after", type=float, default=120.0,
+                        help="a tool whose first run took longer runs only once (default 120)")
+    parser.add_argument("--no-one-thread", dest="one_thread", action="store_false",
+                        help="skip the msgmerge --previous run with OMP_NUM_THREADS=1")
+    parser.add_argument("--only", action="append", default=[],
+                        help="run only the catalogs whose name contains this (repeatable)")
+    parser.add_argument("--data", type=Path, help="the shared data folder (default: ../shared/data)")
     options = parser.parse_args()
-    if options.merge:
-        run_tolmach_merge(*map(Path, options.merge))
-        return
-    if shutil.which("msgmerge") is None or not Path("/usr/bin/time").exists():
-        raise SystemExit("GNU msgmerge and GNU time are needed: install gettext and time")
+    stop_cleanly_on_sigterm()
+    if shutil.which("msgmerge") is None:
+        raise SystemExit("GNU msgmerge is needed: install gettext")
+    data = options.data or shared_data()
+    if data is None or not (data / CORPORA[0]).is_file():
+        print(f"bench_merge: {CORPORA[0]} not found (expected in ../shared/data); skipped")
+        return 0
+    if options.quick:
+        options.runs = 1
     scale = 10 if options.quick else 1
-    scenarios = [
-        Scenario(f"{50000 // scale:,} sentences", 50000 // scale, (5, 20)),
-        Scenario(f"{5000 // scale:,} paragraphs", 5000 // scale, (26, 32)),
-    ]
-    results = []
-    with tempfile.TemporaryDirectory(prefix="tolmach-bench-") as scratch:
-        for number, scenario in enumerate(scenarios):
-            folder = Path(scratch) / f"scenario{number}"
-            folder.mkdir()
-            print(f"… {scenario.name}", file=sys.stderr)
-            results.append(run_scenario(scenario, folder, options.timeout))
-        print("… translation memory", file=sys.stderr)
-        memory = memory_lookups(200000 // scale, 1000 // (scale // 5 or 1), Path(scratch))
-    print_report(results, memory, options.timeout)
+    print("… reading the corpora", file=sys.stderr, flush=True)
+    blocks = corpus_texts(data)
+    scenarios = []
+    for seed, (kind, size) in enumerate(SIZES, start=1):
+        size //= scale
+        name = f"{size:,} {kind}"
+        if options.only and not any(part in name for part in options.only):
+            continue
+        pool = paragraph_pool(blocks) if kind == "paragraphs" else sentence_pool(
+            blocks, int(size * (1 + NEW + 0.01))
+        )
+        scenarios.append(make_scenario(name, pool, size, seed))
+    with tempfile.TemporaryDirectory(prefix="tolmach-merge-") as scratch:
+        results = [run_scenario(s, Path(scratch), options) for s in scenarios]
+        read = {
+            outcome.kept: contents(outcome.kept)
+            for result in results
+            for outcome in result.edited
+            if outcome.kept is not None
+        }
+        print_sets(results)
+        print_timings(results, options.timeout)
+        print_targets(results)
+        print_contents(results, read)
+        print_agreement(results, read)
+        print()
+        print_threads(results, read)
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

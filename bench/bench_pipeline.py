@@ -18,8 +18,12 @@ import tarfile
 import time
 from pathlib import Path
 
+from benchlib import shared_data
+
 ROOT = Path(__file__).resolve().parents[1]
-DEFAULT_CORPUS = ROOT.parent / "shared" / "data" / "peers-corpus-ru-javascript-info.tar.xz"
+DEFAULT_CORPUS = (shared_data() or ROOT.parent / "shared" / "data") / (
+    "peers-corpus-ru-javascript-info.tar.xz"
+)
 PHASES = ("parse", "extract", "build", "fidelity")
 
 

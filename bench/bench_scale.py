@@ -1,0 +1,529 @@
+"""How the project commands scale: 500 and 1,000 documents × 3 locales, through the CLI.
+
+    .venv/bin/python bench/bench_scale.py [--runs N] [--quick]
+
+Builds a project in a temporary folder from the 500 Russian Markdown files of
+javascript.info in ../shared/data (and the same files twice, under two folders, for
+1,000 documents), with locales en, de and zh_CN whose catalogs are 90% translated
+(deterministic pseudo-translations). Then times each of extract, update, check, stats,
+build and publish, run as `tolmach -C PROJECT COMMAND` in a child process:
+
+* cold: .tolmach-cache and the command's outputs (output/<locale>, output/site)
+  deleted first; templates and catalogs are there, as in a fresh clone;
+* no-op: the same command again, nothing changed;
+* one edit: one paragraph of one source and one msgstr of one catalog changed, then
+  the commands in pipeline order (each sees one edit since its last run).
+
+Medians of N runs of wall time, CPU (user + system) and peak memory (max RSS) of the
+child. Beside them: markdown-it-py parsing the same files (the floor) and
+translate-toolkit's md2po and po2md on the same files. Targets are printed as PASS or
+MISS; the exit code does not depend on them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import shutil
+import subprocess
+import sys
+import tarfile
+import tempfile
+import time
+from collections import defaultdict
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from benchlib import (
+    Measurement,
+    Summary,
+    machine_note,
+    measure,
+    ratio,
+    shared_data,
+    stop_cleanly_on_sigterm,
+    tolmach_executable,
+)
+
+CORPUS = "peers-corpus-ru-javascript-info.tar.xz"
+COMMANDS = ("extract", "update", "check", "stats", "build", "publish")
+STATES = ("cold", "no-op", "one edit")
+LOCALES = ("en", "de", "zh_CN")
+UNTRANSLATED_EVERY = 10  # every 10th entry of a catalog stays untranslated: 90% done
+SAME_NAME = "is also used by"  # tolmach's error when two documents share a file name
+CHECK_CODES = (0, 1)  # `check` exits 1 when it finds errors: that is a result, not a failure
+TARGET_NOOP = 1.0
+TARGET_EDIT = 1.5
+TARGET_GROWTH = 2.2
+
+
+# ---------------------------------------------------------------- the project
+
+
+def read_corpus(path: Path) -> list[tuple[str, bytes]]:
+    """The Markdown files of the archive, sorted by path."""
+    with tarfile.open(path) as archive:
+        return [
+            (member.name, archive.extractfile(member).read())
+            for member in sorted(archive.getmembers(), key=lambda m: m.name)
+            if member.isfile() and member.name.endswith(".md")
+        ]
+
+
+def spread(files: list, count: int) -> list:
+    """``count`` files taken evenly across the sorted corpus (all its sections)."""
+    if count >= len(files):
+        return files
+    step = len(files) / count
+    return [files[int(i * step)] for i in range(count)]
+
+
+PYPROJECT = """\
+[project]
+name = "bench-scale"
+version = "0"
+
+[tool.tolmach]
+source-locale = "ru"
+locales = {locales}
+documents = ["corpus/**/*.md"]
+"""
+
+
+@dataclass
+class Project:
+    """The benchmark project on disk and how the CLI is called on it."""
+
+    root: Path
+    documents: int
+    tolmach: str
+    flattened: bool = False
+    edits: int = 0
+    jobs: dict[str, bool] = field(default_factory=dict)
+
+    def run(self, command: str, *extra: str) -> Measurement:
+        ok = CHECK_CODES if command == "check" else (0,)
+        return measure([self.tolmach, "-C", str(self.root), command, *extra], ok=ok)
+
+    def catalogs(self, locale: str) -> list[Path]:
+        """Every catalog of a locale, however the project names and nests them."""
+        return sorted((self.root / "locales" / locale).rglob("*.po"))
+
+    def sources(self) -> list[Path]:
+        return sorted((self.root / "corpus").rglob("*.md"))
+
+
+def create_project(root: Path, files: list[tuple[str, bytes]], copies: int) -> Project:
+    """pyproject, the corpus (``copies`` times under a/, b/ …) and the seed glossary."""
+    (root / "pyproject.toml").write_text(
+        PYPROJECT.format(locales=json.dumps(list(LOCALES))), "utf-8"
+    )
+    for copy in range(copies):
+        prefix = Path("corpus") / (chr(ord("a") + copy) if copies > 1 else "")
+        for name, data in files:
+            target = root / prefix / name
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_bytes(data)
+    glossary = Path(__file__).resolve().parents[1] / "locales" / "glossary.toml"
+    (root / "locales").mkdir()
+    if glossary.is_file():
+        shutil.copyfile(glossary, root / "locales" / "glossary.toml")
+    return Project(root, len(files) * copies, tolmach_executable())
+
+
+def extract_or_flatten(project: Project) -> None:
+    """Run extract; if documents sharing a file name are refused, flatten the tree.
+
+    FALLBACK, to remove once catalogs are named by their path in the project: while
+    tolmach names a catalog after the file name alone, the corpus's 318 `article.md`
+    clash, so each file is moved to corpus/<its path with '/' written as '--'>.
+    """
+    command = [project.tolmach, "-C", str(project.root), "extract"]
+    first = subprocess.run(command, capture_output=True, text=True)
+    if first.returncode == 0:
+        return
+    if SAME_NAME not in first.stderr:
+        raise SystemExit(f"tolmach extract failed:\n{first.stderr}")
+    corpus = project.root / "corpus"
+    for path in sorted(corpus.rglob("*.md")):
+        flat = path.relative_to(corpus).as_posix().replace("/", "--")
+        path.rename(corpus / flat)
+    for folder in sorted((p for p in corpus.rglob("*") if p.is_dir()), reverse=True):
+        folder.rmdir()
+    project.flattened = True
+    subprocess.run(command, check=True, capture_output=True)
+
+
+def translate_catalogs(project: Project) -> int:
+    """Fill 90% of every catalog with pseudo-translations; returns the entries filled."""
+    from tolmach import pseudo_translate
+    from tolmach.catalog import read_po, write_po
+
+    filled = 0
+    for locale in LOCALES:
+        for path in project.catalogs(locale):
+            po = read_po(path)
+            live = [entry for entry in po if not entry.obsolete and entry.msgid]
+            for number, entry in enumerate(live):
+                if number % UNTRANSLATED_EVERY == UNTRANSLATED_EVERY - 1:
+                    continue
+                if entry.msgid_plural:
+                    entry.msgstr_plural = {
+                        key: pseudo_translate(entry.msgid_plural if key else entry.msgid)
+                        for key in entry.msgstr_plural or {0: "", 1: ""}
+                    }
+                else:
+                    entry.msgstr = pseudo_translate(entry.msgid)
+                filled += 1
+            write_po(po, path)
+    return filled
+
+
+def prepare(project: Project) -> int:
+    """extract, update, translate, then every command once so that all is settled."""
+    extract_or_flatten(project)
+    subprocess.run(
+        [project.tolmach, "-C", str(project.root), "update"], check=True, capture_output=True
+    )
+    filled = translate_catalogs(project)
+    settle(project)
+    project.jobs = {command: supports_jobs(project.tolmach, command) for command in COMMANDS}
+    return filled
+
+
+def settle(project: Project) -> None:
+    """Every command once, untimed: caches and outputs as after a normal run."""
+    for command in COMMANDS:
+        project.run(command)
+
+
+def supports_jobs(tolmach: str, command: str) -> bool:
+    """Whether the command has a parallel option (-j/--jobs) yet."""
+    shown = subprocess.run([tolmach, command, "--help"], capture_output=True, text=True).stdout
+    return bool(re.search(r"(^|\s)(-j\b|--jobs\b)", shown))
+
+
+def wipe(project: Project, command: str) -> None:
+    """Delete caches and what ``command`` writes, so its next run starts cold."""
+    shutil.rmtree(project.root / ".tolmach-cache", ignore_errors=True)
+    output = project.root / "output"
+    if command == "build":
+        for locale in LOCALES:
+            shutil.rmtree(output / locale, ignore_errors=True)
+    elif command == "publish":
+        shutil.rmtree(output / "site", ignore_errors=True)
+
+
+PROSE = re.compile(r"^[А-ЯЁа-яё]")
+
+
+def edit_once(project: Project) -> None:
+    """Change one paragraph of one source and one msgstr of one catalog.
+
+    Each edit differs from the last, so every run has one real change to take in.
+    """
+    project.edits += 1
+    mark = project.edits
+    sources = project.sources()
+    for source in sources[len(sources) // 3 :] + sources:
+        lines = source.read_text("utf-8").split("\n")
+        at = _first_prose_line(lines)
+        if at is not None:
+            base = re.sub(r" Правка \d+\.$", "", lines[at])
+            lines[at] = f"{base} Правка {mark}."
+            source.write_text("\n".join(lines), "utf-8")
+            break
+    else:
+        raise SystemExit("no prose line to edit in any source")
+    catalogs = project.catalogs("de")
+    for catalog in catalogs[2 * len(catalogs) // 3 :] + catalogs:
+        text = catalog.read_text("utf-8")
+        found = re.search(r'^msgstr "((?:[^"\\]|\\.)+?)( ·\d+)?"$', text, re.M)
+        if found is not None:
+            edited = f'msgstr "{found.group(1)} ·{mark}"'
+            catalog.write_text(text[: found.start()] + edited + text[found.end() :], "utf-8")
+            return
+    raise SystemExit("no one-line msgstr to edit in any catalog")
+
+
+def _first_prose_line(lines: list[str]) -> int | None:
+    """The first line of ordinary Russian prose outside code fences."""
+    fenced = False
+    for number, line in enumerate(lines):
+        if line.startswith(("```", "~~~")):
+            fenced = not fenced
+        elif not fenced and PROSE.match(line) and len(line) > 40:
+            return number
+    return None
+
+
+# ---------------------------------------------------------------- measuring
+
+
+def written_files(run: Measurement) -> int:
+    """Files a run wrote, from what the CLI prints (``wrote …``, ``N changed``)."""
+    count = sum(line.startswith("wrote ") for line in run.stderr.splitlines())
+    count += sum(int(n) for n in re.findall(r"(\d+) changed", run.stdout))
+    return count
+
+
+@dataclass
+class Row:
+    summary: Summary
+    written: int
+    serial: Summary | None = None  # the same with -j 1, when there is such an option
+
+
+def measure_commands(project: Project, runs: int) -> dict[tuple[str, str], Row]:
+    """Medians per (command, state); -j 1 beside the default when a command has -j."""
+    samples: dict[tuple[str, str, str], list[Measurement]] = defaultdict(list)
+    variants = [("default", ())]
+    if any(project.jobs.values()):
+        variants.append(("-j 1", ("-j", "1")))
+    for number in range(runs):
+        for variant, extra in variants:
+            print(f"… {project.documents} documents: run {number + 1}/{runs} {variant}",
+                  file=sys.stderr, flush=True)
+            for command in COMMANDS:
+                if variant != "default" and not project.jobs[command]:
+                    continue
+                wipe(project, command)
+                samples[command, "cold", variant].append(project.run(command, *extra))
+                samples[command, "no-op", variant].append(project.run(command, *extra))
+            settle(project)
+            edit_once(project)
+            for command in COMMANDS:
+                args = extra if project.jobs[command] else ()
+                samples[command, "one edit", variant].append(project.run(command, *args))
+    rows = {}
+    for command in COMMANDS:
+        for state in STATES:
+            done = samples[command, state, "default"]
+            serial = samples.get((command, state, "-j 1"))
+            rows[command, state] = Row(
+                Summary.of(done),
+                max(written_files(run) for run in done),
+                Summary.of(serial) if serial else None,
+            )
+    return rows
+
+
+def parse_floor(corpus: Path) -> dict:
+    """In this process: markdown-it-py parsing every file (already read), timed."""
+    try:  # the parser tolmach configures (its plugins); plain CommonMark otherwise
+        from tolmach.markdown.document import markdown_parser
+
+        parser, kind = markdown_parser(), "tolmach's markdown-it-py set-up"
+    except ImportError:
+        from markdown_it import MarkdownIt
+
+        parser, kind = MarkdownIt("commonmark"), "markdown-it-py commonmark"
+    texts = [path.read_text("utf-8") for path in sorted(corpus.rglob("*.md"))]
+    started = time.perf_counter()
+    tokens = sum(len(parser.parse(text)) for text in texts)
+    return {"seconds": time.perf_counter() - started, "tokens": tokens, "parser": kind}
+
+
+@dataclass
+class Reference:
+    """What the commands are compared with, on the same files."""
+
+    floor_inside: float  # parsing alone, inside a process (median seconds)
+    floor_process: Summary  # a process that reads and parses every file
+    parser: str
+    md2po: Summary | None
+    po2md: Summary | None
+
+
+def measure_references(project: Project, runs: int) -> Reference:
+    corpus = project.root / "corpus"
+    floors = [
+        measure([sys.executable, __file__, "--floor", str(corpus)]) for _ in range(runs)
+    ]
+    inside = sorted(json.loads(run.stdout)["seconds"] for run in floors)[len(floors) // 2]
+    parser = json.loads(floors[0].stdout)["parser"]
+    md2po, po2md = translate_toolkit(project, runs)
+    return Reference(inside, Summary.of(floors), parser, md2po, po2md)
+
+
+def toolkit_script(name: str) -> str | None:
+    beside = Path(sys.executable).parent / name
+    return str(beside) if beside.is_file() else shutil.which(name)
+
+
+def translate_toolkit(project: Project, runs: int) -> tuple[Summary | None, Summary | None]:
+    """md2po (templates) and po2md (Markdown from md2po's own catalogs) on the same files."""
+    md2po, po2md = toolkit_script("md2po"), toolkit_script("po2md")
+    if md2po is None or po2md is None:
+        return None, None
+    scratch = project.root / "tt"
+    corpus = project.root / "corpus"
+    extracts, builds = [], []
+    quiet = ("--progress=none", "--errorlevel=none")
+    for _ in range(runs):
+        shutil.rmtree(scratch, ignore_errors=True)
+        scratch.mkdir()
+        extracts.append(measure([md2po, *quiet, "-P", "-i", str(corpus), "-o", str(scratch / "pot")]))
+    subprocess.run([md2po, *quiet, "-i", str(corpus), "-o", str(scratch / "po")],
+                   check=True, capture_output=True)
+    for _ in range(runs):
+        shutil.rmtree(scratch / "md", ignore_errors=True)
+        builds.append(measure(
+            [po2md, *quiet, "-t", str(corpus), "-i", str(scratch / "po"), "-o", str(scratch / "md")]
+        ))
+    shutil.rmtree(scratch)
+    return Summary.of(extracts), Summary.of(builds)
+
+
+# ---------------------------------------------------------------- the report
+
+TOOLKIT_PEER = {"extract": "md2po", "update": "md2po", "build": "po2md"}
+
+
+def toolkit_ratio(command: str, summary: Summary, reference: Reference) -> str:
+    peer = TOOLKIT_PEER.get(command)
+    theirs = getattr(reference, peer) if peer else None
+    if theirs is None:
+        return "–"
+    return f"{ratio(summary.wall, theirs.wall)} {peer}"
+
+
+def print_size(title: str, rows: dict, reference: Reference, project: Project, runs: int) -> None:
+    heading(f"{title}, median of {runs} run(s); {machine_note()}")
+    if project.flattened:
+        print("(FALLBACK: tree flattened to unique file names; tolmach still names catalogs "
+              "by file name)\n")
+    print("| command | state | wall | CPU | peak MiB | files written | -j 1 ÷ default "
+          "| × parse floor | × translate-toolkit |")
+    print("|---|---|---:|---:|---:|---:|---:|---:|---:|")
+    floor = reference.floor_process.wall
+    for command in COMMANDS:
+        for state in STATES:
+            row = rows[command, state]
+            s = row.summary
+            speedup = ratio(row.serial.wall, s.wall) if row.serial else "n/a (no -j)"
+            print(
+                f"| {command} | {state} | {s.wall:.2f} s | {s.cpu:.2f} s | {s.peak_mib:.0f} "
+                f"| {row.written} | {speedup} | {ratio(s.wall, floor)} "
+                f"| {toolkit_ratio(command, s, reference)} |"
+            )
+    print()
+    f = reference.floor_process
+    print(f"parse floor ({reference.parser}): {reference.floor_inside:.2f} s parsing in "
+          f"process; as a process (start, read, parse): {f.wall:.2f} s wall, "
+          f"{f.cpu:.2f} s CPU, {f.peak_mib:.0f} MiB")
+    for name in ("md2po", "po2md"):
+        tool = getattr(reference, name)
+        if tool is None:
+            print(f"translate-toolkit {name}: not installed (pip install -e '.[bench]')")
+        else:
+            print(f"translate-toolkit {name} on the same files: {tool.wall:.2f} s wall, "
+                  f"{tool.cpu:.2f} s CPU, {tool.peak_mib:.0f} MiB")
+
+
+def heading(title: str) -> None:
+    """Every table says which command printed it, so that it can be quoted as it is."""
+    command = " ".join(["bench/bench_scale.py", *sys.argv[1:]])
+    print(f"\n`{command}` — {title}\n")
+
+
+def verdict(passed: bool) -> str:
+    return "PASS" if passed else "MISS"
+
+
+def print_targets(results: list[tuple[str, dict, Reference]]) -> None:
+    (small_title, small, _), (large_title, large, _) = results
+    heading(f"growth from {small_title} to {large_title} (ratio of medians; target ≤ "
+            f"{TARGET_GROWTH}, judged on wall time as asked and on CPU, which a busy "
+            "machine disturbs less)")
+    print(f"| command | state | wall, {small_title} | wall, {large_title} | wall ratio "
+          f"| CPU, {small_title} | CPU, {large_title} | CPU ratio | wall | CPU |")
+    print("|---|---|---:|---:|---:|---:|---:|---:|---|---|")
+    growth_misses = []
+    for command in COMMANDS:
+        for state in STATES:
+            a, b = small[command, state].summary, large[command, state].summary
+            wall = b.wall / a.wall if a.wall else float("inf")
+            cpu = b.cpu / a.cpu if a.cpu else float("inf")
+            if wall > TARGET_GROWTH:
+                growth_misses.append(f"{command} {state} {wall:.2f}×")
+            print(f"| {command} | {state} | {a.wall:.2f} s | {b.wall:.2f} s | {wall:.2f}× "
+                  f"| {a.cpu:.2f} s | {b.cpu:.2f} s | {cpu:.2f}× "
+                  f"| {verdict(wall <= TARGET_GROWTH)} | {verdict(cpu <= TARGET_GROWTH)} |")
+    heading(f"targets (on {large_title}; reported, not enforced)")
+    print("| target | measured wall (CPU) | result |")
+    print("|---|---:|---|")
+    for command in COMMANDS:
+        s = large[command, "no-op"].summary
+        print(f"| no-op `{command}` < {TARGET_NOOP:g} s | {s.wall:.2f} s ({s.cpu:.2f} s) "
+              f"| {verdict(s.wall < TARGET_NOOP)} |")
+    for command in ("update", "build", "publish"):
+        s = large[command, "one edit"].summary
+        print(f"| one-edit `{command}` < {TARGET_EDIT:g} s | {s.wall:.2f} s ({s.cpu:.2f} s) "
+              f"| {verdict(s.wall < TARGET_EDIT)} |")
+    for title, rows, reference in results:
+        ours = rows["update", "cold"].summary
+        if reference.md2po is None:
+            print(f"| cold `update` ≤ md2po ({title}) | {ours.wall:.2f} s vs – | not measured |")
+            continue
+        theirs = reference.md2po
+        print(f"| cold `update` ≤ md2po ({title}) | {ours.wall:.2f} s ({ours.cpu:.2f} s) vs "
+              f"{theirs.wall:.2f} s ({theirs.cpu:.2f} s) | {verdict(ours.wall <= theirs.wall)} |")
+    shown = "; ".join(growth_misses) if growth_misses else "all"
+    print(f"| growth ≤ {TARGET_GROWTH}× for every command and state | "
+          f"{'misses: ' + shown if growth_misses else 'all within'} "
+          f"| {verdict(not growth_misses)} |")
+
+
+def floor_main(corpus: Path) -> None:
+    print(json.dumps(parse_floor(corpus)))
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--runs", type=int, default=3, help="runs per figure (median; default 3)")
+    parser.add_argument("--quick", action="store_true", help="60 and 120 documents, 1 run")
+    parser.add_argument("--data", type=Path, help="the shared data folder (default: ../shared/data)")
+    parser.add_argument("--keep", type=Path, help="build the projects in this folder and keep them")
+    parser.add_argument("--floor", type=Path, help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    stop_cleanly_on_sigterm()
+    if args.floor:
+        floor_main(args.floor)
+        return 0
+    data = args.data or shared_data()
+    if data is None or not (data / CORPUS).is_file():
+        print(f"bench_scale: {CORPUS} not found (expected in ../shared/data); skipped")
+        return 0
+    files = read_corpus(data / CORPUS)
+    runs = 1 if args.quick else args.runs
+    if args.quick:
+        files = spread(files, 60)
+    results = []
+    with tempfile.TemporaryDirectory(prefix="tolmach-scale-") as scratch:
+        base = args.keep or Path(scratch)
+        for copies in (1, 2):
+            title = f"{len(files) * copies:,} documents"
+            root = base / f"docs{len(files) * copies}"
+            shutil.rmtree(root, ignore_errors=True)
+            root.mkdir(parents=True)
+            project = create_project(root, files, copies)
+            print(f"… {title}: preparing the project", file=sys.stderr, flush=True)
+            filled = prepare(project)
+            rows = measure_commands(project, runs)
+            print(f"… {title}: parse floor and translate-toolkit", file=sys.stderr, flush=True)
+            reference = measure_references(project, runs)
+            catalogs = sum(len(project.catalogs(locale)) for locale in LOCALES)
+            print_size(
+                f"{title} × {len(LOCALES)} locales ({catalogs:,} catalogs, {filled:,} entries "
+                "translated, 90%)",
+                rows, reference, project, runs,
+            )
+            results.append((title, rows, reference))
+    print_targets(results)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
