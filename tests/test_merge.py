@@ -287,3 +287,23 @@ def test_edits_and_updates_lose_no_translation(
         for entry in po:
             if not entry.obsolete and entry.msgid in confirmed:
                 assert entry.msgstr == confirmed[entry.msgid] and not entry.fuzzy
+
+
+def test_an_update_with_nothing_changed_changes_nothing_even_with_fuzzy_proposals() -> None:
+    """B takes A's translation as a fuzzy proposal; C, still untranslated, must not take
+    B's unreviewed copy of it on the next run (found by the scale benchmark)."""
+    a = "Кошка спит на тёплом диване весь день."
+    b = "Кошка спит на диване весь вечер."
+    c = "Пёс лежит на ковре весь вечер."
+    first = merge_catalog(catalog((a, "Die Katze schläft den ganzen Tag auf dem Sofa.")), template(a, b, c))
+    assert "fuzzy" in first.find(b).flags and first.find(c).msgstr == ""
+    second = merge_catalog(first, template(a, b, c))
+    assert format_po(second) == format_po(first)
+
+
+def test_an_unreviewed_proposal_whose_text_changed_again_is_still_offered() -> None:
+    """The fuzzy entry is the only copy of the translation once its source moved on."""
+    old = catalog(("Кошка спит на диване весь вечер.", "Die Katze schläft abends."))
+    old[0].flags.append("fuzzy")
+    merged = merge_catalog(old, template("Кошка спит на диване весь вечер!"))
+    assert merged[0].msgstr == "Die Katze schläft abends." and "fuzzy" in merged[0].flags

@@ -192,7 +192,7 @@ def merge_catalog(
     exact = {_key(entry): entry for entry in old_entries if not entry.obsolete}
     for entry in old_entries:
         exact.setdefault(_key(entry), entry)  # obsolete ones revive when nothing live matches
-    finder = _ProposalFinder(old_entries, threshold)
+    finder = _ProposalFinder(old_entries, threshold, {_key(e) for e in template})
     used: set[int] = set()
     for wanted in template:
         if wanted.obsolete or (wanted.msgid == "" and wanted.msgctxt is None):
@@ -378,11 +378,22 @@ def _ask_memory(
 
 
 class _ProposalFinder:
-    """The closest translated entry of the old catalog (live or obsolete)."""
+    """The closest translated entry of the old catalog (live or obsolete).
 
-    def __init__(self, old_entries: list[polib.POEntry], threshold: float) -> None:
+    An unreviewed (fuzzy) translation is offered only when its own text has left the
+    template: one that stays would otherwise be proposed again for other entries on the
+    next run, so a second ``update`` with nothing changed would change the catalog.
+    """
+
+    def __init__(
+        self, old_entries: list[polib.POEntry], threshold: float, staying: set[tuple]
+    ) -> None:
         self.threshold = threshold
-        self.candidates = [entry for entry in old_entries if _translated(entry)]
+        self.candidates = [
+            entry
+            for entry in old_entries
+            if _translated(entry) and ("fuzzy" not in entry.flags or _key(entry) not in staying)
+        ]
         self.index = FuzzyIndex([entry.msgid for entry in self.candidates])
 
     def best(self, wanted: polib.POEntry) -> Proposal | None:
