@@ -19,7 +19,15 @@ from typing import Any
 import polib
 
 from tolmach.checks.config import CheckConfig
-from tolmach.checks.registry import CHECKS, Check, CheckError, EntryContext, Finding, parse_kind
+from tolmach.checks.registry import (
+    CHECKS,
+    Check,
+    CheckError,
+    DocumentContext,
+    EntryContext,
+    Finding,
+    parse_kind,
+)
 
 __all__ = ["check_catalog", "check_entry", "read_catalog", "waivers_of"]
 
@@ -56,7 +64,7 @@ def check_entry(
     return findings
 
 
-def _messages(check: Check, ctx: EntryContext) -> list[str]:
+def _messages(check: Check, ctx: Any) -> list:
     """The check's messages; a check that fails on a translation is an error, not a crash.
 
     Translations are untrusted input: one that trips a check must not stop the others
@@ -75,8 +83,10 @@ def check_catalog(
     config: CheckConfig | None = None,
     termbase: Any = None,
     source_locale: str = "ru",
+    document: DocumentContext | None = None,
 ) -> list[Finding]:
-    """All findings for one catalog, in line order: entry checks, then catalog counts."""
+    """All findings for one catalog, in line order: entry checks, then catalog counts,
+    then, given the ``document`` the catalog translates, the document checks."""
     config = config or CheckConfig()
     findings: list[Finding] = []
     for entry in po:
@@ -86,6 +96,8 @@ def check_catalog(
             )
         )
     findings.extend(_catalog_counts(po, path, locale, config, source_locale))
+    if document is not None:
+        findings.extend(_document_findings(po, path, config, document))
     findings.sort(key=lambda f: (f.path, f.line, f.check))
     return findings
 
@@ -218,6 +230,22 @@ def _catalog_counts(
             )
         for entry in waived:
             yield _finding(entry, path, check, config, f"{check.name}: waived on this entry", True)
+
+
+def _document_findings(
+    po: polib.POFile, path: str, config: CheckConfig, document: DocumentContext
+) -> Iterator[Finding]:
+    """Document checks name msgids; a finding sits at the line of that msgid's entry."""
+    entries = {e.msgid: e for e in po if not e.obsolete and not e.msgctxt}
+    for check in _enabled(config, "document"):
+        for item in _messages(check, document):
+            msgid, message = item if isinstance(item, tuple) else ("", item)
+            entry = entries.get(msgid)
+            if entry is None:
+                yield Finding(path, 0, check.name, config.severity_of(check.name), message, msgid)
+                continue
+            waived = check.name in waivers_of(entry)
+            yield _finding(entry, path, check, config, message, waived)
 
 
 def _all_forms(entry: polib.POEntry) -> str:
