@@ -18,7 +18,7 @@ from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass
 
 from tolmach.markdown.document import Document, Segment
-from tolmach.markdown.frontmatter import quote_scalar
+from tolmach.markdown.frontmatter import block_scalar_text, quote_scalar
 
 __all__ = [
     "LINE_SEPARATORS",
@@ -143,6 +143,8 @@ def emit_translation(seg: Segment, translated: str, wrap_width: int = 0, column:
     translated = normalize_line_breaks(translated, seg.text)
     if seg.quoting in ("plain", "single", "double"):
         return quote_scalar(translated.replace("\n", " "), seg.quoting)
+    if seg.quoting in ("literal", "folded"):
+        translated = block_scalar_text(translated)
     if seg.quoting and seg.quoting.startswith("title"):
         return _escape_title(" ".join(translated.split("\n")), seg.quoting[-1])
     if seg.single_line:
