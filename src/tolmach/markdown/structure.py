@@ -37,6 +37,7 @@ import re
 from collections import Counter
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
@@ -78,8 +79,7 @@ def register_shape(token_type: str, shape: ShapeFunction | None) -> None:
         _SHAPES[token_type] = shape
 
 
-@dataclass(frozen=True)
-class Construct:
+class Construct(NamedTuple):
     """One element of the structure: its shape (compared) and the line it starts on."""
 
     shape: Shape
@@ -202,6 +202,7 @@ def _token_constructs(
     following = _next_mapped_lines(tokens)
     openers: list[int] = []
     constructs: list[Construct] = []
+    shapes: dict[Shape, Shape] = {}  # one tuple per distinct shape: a table has few
     last = 0
     for index, token in enumerate(tokens):
         if token.map:
@@ -217,7 +218,8 @@ def _token_constructs(
         elif token.nesting < 0 and openers:
             openers.pop()  # the footnote plugin may close what it never opened
         last = line
-        constructs.append(Construct(_shape(token, text, keys, translatable_html), line))
+        shape = _shape(token, text, keys, translatable_html)
+        constructs.append(Construct(shapes.setdefault(shape, shape), line))
         if token.type == "front_matter" and keys:
             constructs.extend(_front_matter_values(token, text, keys))
     return constructs
@@ -243,10 +245,8 @@ def _shape(token: Token, text: str, keys: Sequence[str], translatable_html: bool
         return ("front_matter", _masked_front_matter(token, text, keys))
     if token.type == "html_block" and translatable_html:
         return ("html_block", _html_tags(token.content))
-    attrs = tuple(sorted((str(k), str(v)) for k, v in token.attrs.items()))
-    meta = tuple(
-        sorted((k, v) for k, v in token.meta.items() if k not in _NUMBERING_META and _plain(v))
-    )
+    attrs = tuple(sorted((str(k), str(v)) for k, v in token.attrs.items())) if token.attrs else ()
+    meta = _meta(token.meta) if token.meta else ()
     return (
         token.type,
         token.tag,
@@ -258,6 +258,10 @@ def _shape(token: Token, text: str, keys: Sequence[str], translatable_html: bool
         meta,
         token.content,
     )
+
+
+def _meta(meta: dict) -> tuple:
+    return tuple(sorted((k, v) for k, v in meta.items() if k not in _NUMBERING_META and _plain(v)))
 
 
 def _plain(value: object) -> bool:
