@@ -48,12 +48,16 @@ _SEPARATOR_NAMES = {
 }
 _SEPARATOR_RE = re.compile(f"[{LINE_SEPARATORS}]")
 
-# A word that would start a block if a wrapped line began with it.
+# A word that would start a block if a wrapped line began with it (or a table's
+# delimiter row: ``:--``, ``---|``).
 _BLOCK_START_RE = re.compile(
-    r"^(?:[-+*]|\d{1,9}[.)]|#{1,6}|>|=+|-+|`{3,}|~{3,}|\|)(?:\s|$)|^(?:>|<|`{3,}|~{3,}|\|)"
+    r"^(?:[-+*]|\d{1,9}[.)]|#{1,6}|>|=+|-+|`{3,}|~{3,}|\|)(?:\s|$)|^(?:>|<|`{3,}|~{3,}|\||[-:])"
 )
 _UNDERLINE_RE = re.compile(r"^[ \t]*(?:=+|-+)[ \t]*$")
-_CODE_SPAN_RE = re.compile(r"(?<!\\)(`+)(?!`).*?(?<!`)\1(?!`)", re.S)
+# Spans a wrapped line may not break inside: code spans, and anything in angle brackets
+# on one line (an autolink, a raw HTML tag, a ``<destination>``).
+_PROTECTED_RE = re.compile(r"(?<!\\)(`+)(?!`).*?(?<!`)\1(?!`)|<[^<>\n]*>", re.S)
+_DEFINITION_START_RE = re.compile(r"^\s{0,3}\[[^\]]*\]:")
 
 
 @dataclass(frozen=True)
@@ -102,14 +106,18 @@ def assemble(
         if translated is None or (translated == seg.text and not force):
             piece = text[seg.start : seg.end]
         else:
-            column = seg.start - (text.rfind("\n", 0, seg.start) + 1)
-            piece = emit_translation(seg, translated, wrap_width, column)
+            piece = emit_translation(seg, translated, wrap_width, _column(text, seg.start))
             slots.append((index, size, size + len(piece)))
         out.append(piece)
         size += len(piece)
         cursor = seg.end
     out.append(text[cursor:])
     return Assembly("".join(out), tuple(slots))
+
+
+def _column(text: str, pos: int) -> int:
+    """Column of ``pos`` on its line (a line ends at LF, CR LF or CR)."""
+    return pos - (max(text.rfind("\n", 0, pos), text.rfind("\r", 0, pos)) + 1)
 
 
 def normalize_line_breaks(translated: str, source: str = "") -> str:
@@ -190,32 +198,43 @@ def _escape_title(text: str, closer: str) -> str:
 
 def wrap_text(text: str, width: int, first_indent: int = 0, indent: int | None = None) -> list[str]:
     """Break ``text`` at single spaces so lines fit ``width`` columns, never where the
-    break would change the Markdown: inside code spans, before a word that starts a
-    block, after a backslash, or at a run of spaces (that would make a hard break)."""
+    break would change the Markdown: inside code spans or ``<…>`` (autolinks, HTML,
+    destinations), before a word that starts a block, after a backslash, or at a run
+    of spaces (that would make a hard break). Text that starts like a link reference
+    definition (``[label]: …``) is not wrapped: its first line could become one."""
     indent = first_indent if indent is None else indent
-    words = _breakable_words(text)
+    if _DEFINITION_START_RE.match(text):
+        return [text]
     lines: list[str] = []
-    current = ""
+    current: list[str] = []  # words of the line being filled
+    length = 0
     limit = width - first_indent
-    for word in words:
-        fits = len(current) + 1 + len(word) <= limit
-        if current and not fits and _may_start_line(word) and not current.endswith("\\"):
-            lines.append(current)
-            current = word
+    for word in _breakable_words(text):
+        fits = length + 1 + len(word) <= limit
+        if current and not fits and _may_start_line(word) and not current[-1].endswith("\\"):
+            lines.append(" ".join(current))
+            current, length = [word], len(word)
             limit = width - indent
             continue
-        current = f"{current} {word}" if current else word
-    lines.append(current)
+        length += len(word) + (1 if current else 0)
+        current.append(word)
+    lines.append(" ".join(current))
     return lines
 
 
 def _breakable_words(text: str) -> list[str]:
-    """Split at single spaces outside code spans; other whitespace stays inside words."""
-    protected = [m.span() for m in _CODE_SPAN_RE.finditer(text)]
+    """Split at single spaces outside code spans and ``<…>``; other whitespace stays
+    inside words."""
+    protected = [m.span() for m in _PROTECTED_RE.finditer(text)]
     words: list[str] = []
     start = 0
+    span = 0  # the first protected span that does not end before the current position
     for pos, ch in enumerate(text):
-        if ch != " " or any(a < pos < b for a, b in protected):
+        if ch != " ":
+            continue
+        while span < len(protected) and protected[span][1] <= pos:
+            span += 1
+        if span < len(protected) and protected[span][0] < pos:
             continue
         if pos == 0 or text[pos - 1] in " \t" or text[pos + 1 : pos + 2] in (" ", "\t", ""):
             continue
