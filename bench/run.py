@@ -11,7 +11,8 @@ import sys
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-ORDER = ("bench_pipeline.py", "bench_glossary.py", "bench_checks.py", "bench_merge.py", "bench_scaling.py")
+ORDER = ("bench_pipeline.py", "bench_glossary.py", "bench_checks.py", "bench_merge.py",
+         "bench_publish.py", "bench_scaling.py")
 
 
 def main() -> int:

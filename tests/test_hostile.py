@@ -116,6 +116,9 @@ _BLOCKS = frozenset(
 )
 
 
+_HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
+
+
 def block_shape(html: str) -> list:
     """Elements and attributes of rendered HTML, each block's inline elements as a
     multiset: a translation may reorder links and code in a sentence, nothing more."""
@@ -135,7 +138,13 @@ def same_block_shape(source: str, built: str) -> bool:
 
 
 def published_shape(text: str) -> list:
-    return block_shape(render_markdown(text))
+    """The published page's shape; a heading's ``id`` is made from its (translated) text."""
+    return [
+        (item[0], item[1], tuple(a for a in item[2] if a[0] != "id"))
+        if isinstance(item, tuple) and item[0] == "open" and item[1] in _HEADINGS
+        else item
+        for item in block_shape(render_markdown(text))
+    ]
 
 
 def front_matter(text: str) -> dict:

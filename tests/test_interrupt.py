@@ -2,10 +2,13 @@
 
 A project of several articles × three locales is fully translated. Then, again and
 again, the sources switch between two versions and ``tolmach extract``, ``update`` or
-``build`` starts as a separate process and is killed with SIGKILL at a random moment
-(no cleanup handler can run). After every kill each catalog is read strictly and by
-polib, holds every translation ever written (live, fuzzy or obsolete), and the next run
-is not blocked by a stale lock. Outputs are whole documents or absent.
+``build`` starts as a separate process and is killed with SIGKILL (no cleanup handler
+can run) at a point a seeded schedule picks: half-way through writing the Nth temporary
+file, before or right after its rename, or inside the translation memory's transaction
+before its commit. The points are events, not moments, so every run of the test kills
+at the same places and prints the same counts. After every kill each catalog is read
+strictly and by polib, holds every translation ever written (live, fuzzy or obsolete),
+and the next run is not blocked by a stale lock. Outputs are whole documents or absent.
 """
 
 from __future__ import annotations
@@ -16,7 +19,6 @@ import random
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import polib
@@ -136,42 +138,127 @@ def project(tmp_path: Path) -> tuple[Path, dict[tuple[str, str], set[str]]]:
     return root, written
 
 
+#: Runs ``tolmach`` and kills it with SIGKILL at the Nth event of one kind: deterministic
+#: points, so every run of the test kills at the same places and reports the same counts.
+_KILLED_AT = """
+import os, signal, sqlite3, sys
+
+kind, chosen, args = sys.argv[1], int(sys.argv[2]), sys.argv[3:]
+seen = {}
+
+
+def happens(event):
+    seen[event] = seen.get(event, 0) + 1
+    return event == kind and seen[event] == chosen
+
+
+def die():
+    os.kill(os.getpid(), signal.SIGKILL)
+
+
+real_fdopen, real_replace, real_connect = os.fdopen, os.replace, sqlite3.connect
+
+
+class HalfWritten:
+    def __init__(self, handle):
+        self.handle = handle
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return False
+
+    def write(self, data):
+        self.handle.write(data[: len(data) // 2])
+        self.handle.flush()
+        die()
+
+
+def fdopen(fd, mode="r", *rest, **options):
+    handle = real_fdopen(fd, mode, *rest, **options)
+    return HalfWritten(handle) if "w" in mode and happens("write") else handle
+
+
+def replace(source, target):
+    if happens("rename"):
+        die()
+    real_replace(source, target)
+    if happens("renamed"):
+        die()
+
+
+class Connection(sqlite3.Connection):
+    def execute(self, sql, *rest):
+        if sql == "COMMIT" and happens("commit"):
+            die()
+        return super().execute(sql, *rest)
+
+
+os.fdopen, os.replace = fdopen, replace
+sqlite3.connect = lambda *rest, **options: real_connect(*rest, factory=Connection, **options)
+from tolmach.cli import main
+
+sys.argv = ["tolmach", *args]
+main()
+"""
+
+#: Where a run is killed: (event, what the files look like at that moment).
+KILL_POINTS = {
+    "write": "half-way through writing a temporary file",
+    "rename": "with a whole temporary file, before its rename",
+    "renamed": "right after a rename, the other files not yet written",
+    "commit": "inside a translation memory transaction, before its commit",
+}
+
+
+def killed_at(root: Path, kind: str, number: int, *args: str) -> subprocess.Popen:
+    return subprocess.Popen(
+        [sys.executable, "-c", _KILLED_AT, kind, str(number), "-C", str(root), *args],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+
+
 def test_a_run_killed_at_any_moment_loses_no_translation(project):
     root, written = project
     rng = random.Random(20240601)
-    outcomes = {"killed": 0, "finished": 0, "temporary files left": 0}
-    commands = ("extract", "update", "update", "build --threshold 0")
-    duration = {}
-    for command in commands[1:]:  # how long each takes when nobody interrupts it
-        started = time.monotonic()
-        timing = tolmach(root, *command.split())
-        assert timing.wait(timeout=120) == 0, timing.stderr.read()
-        duration[command] = time.monotonic() - started
-    duration["extract"] = duration["build --threshold 0"]
+    files = {"extract": DOCUMENTS, "update": DOCUMENTS * len(LOCALES),
+             "build --threshold 0": DOCUMENTS * len(LOCALES)}
+    commands = ("extract", "update", "build --threshold 0")  # each cycle on changed sources
+    outcomes = {f"killed {where}": 0 for where in KILL_POINTS.values()}
+    outcomes |= {"finished (fewer events than the kill point)": 0, "temporary files left": 0}
     variant = "a"
     for run in range(KILLS):
-        if run % 2 == 0:
+        if run % len(commands) == 0:
             variant = "b" if variant == "a" else "a"
             use_sources(root, variant)
-        command = commands[run % 4]
-        process = tolmach(root, *command.split())
-        time.sleep(rng.uniform(0.2, 1.0) * duration[command])
-        process.send_signal(signal.SIGKILL)
-        code = process.wait(timeout=60)
-        outcomes["killed" if code == -signal.SIGKILL else "finished"] += 1
-        if code not in (0, -signal.SIGKILL):
+        command = commands[run % len(commands)]
+        kinds = [k for k in KILL_POINTS if k != "commit" or command == "update"]
+        kind = rng.choice(kinds)
+        number = 1 if kind == "commit" else rng.randint(1, files[command])
+        process = killed_at(root, kind, number, *command.split())
+        code = process.wait(timeout=120)
+        if code == -signal.SIGKILL:
+            outcomes[f"killed {KILL_POINTS[kind]}"] += 1
+        elif code == 0:
+            outcomes["finished (fewer events than the kill point)"] += 1
+        else:
             pytest.fail(f"run {run} ({command}) failed: {process.stderr.read()}")
         assert_nothing_lost(root, written)
         assert_outputs_whole(root)
-    leftovers = [p for p in root.rglob(".*.tmp")]
-    outcomes["temporary files left"] = len(leftovers)
+    outcomes["temporary files left"] = len(list(root.rglob(".*.tmp")))
     for command in (["extract"], ["update"], ["build", "--threshold", "0"]):
         finishing = tolmach(root, *command)
         assert finishing.wait(timeout=120) == 0, finishing.stderr.read()  # no stale lock
     assert_nothing_lost(root, written)
     assert_outputs_whole(root)
-    print(f"\n{KILLS} runs of {DOCUMENTS * len(LOCALES)} catalogs, SIGKILL at random: {outcomes}")
-    assert outcomes["killed"] >= KILLS // 4, "runs should be killed mid-way, not only after the end"
+    killed = sum(count for name, count in outcomes.items() if name.startswith("killed"))
+    print(f"\n{KILLS} runs of {DOCUMENTS * len(LOCALES)} catalogs, SIGKILL at chosen points: "
+          f"{killed} killed, {outcomes}")
+    assert all(outcomes[f"killed {where}"] for where in KILL_POINTS.values()), outcomes
+    assert killed >= KILLS // 2, "runs should be killed mid-way, not only after the end"
 
 
 def test_a_second_process_is_refused_while_the_first_holds_the_lock(project):
@@ -185,6 +272,47 @@ def test_a_second_process_is_refused_while_the_first_holds_the_lock(project):
         "wait for it to finish and run the command again"
     )
     assert tolmach(root, "update").wait(timeout=120) == 0  # released when the holder ends
+
+
+_CONTEND = """
+import os, sys, time
+from pathlib import Path
+from tolmach.fileio import ProjectLocked, project_lock
+
+root, seconds = Path(sys.argv[1]), float(sys.argv[2])
+held = refused = 0
+deadline = time.monotonic() + seconds
+while time.monotonic() < deadline:
+    try:
+        with project_lock(root):
+            # O_EXCL: fails if another process is inside too
+            os.close(os.open(root / "inside", os.O_CREAT | os.O_EXCL | os.O_WRONLY))
+            held += 1
+            os.unlink(root / "inside")
+    except ProjectLocked:
+        refused += 1
+print(held, refused)
+"""
+
+
+def test_processes_taking_and_releasing_the_lock_never_hold_it_together(tmp_path):
+    """The lock file is removed on release: a process that opened it just before must not
+    lock the removed file while a third one locks the new file."""
+    contenders = [
+        subprocess.Popen([sys.executable, "-c", _CONTEND, str(tmp_path), "3"],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        for _ in range(4)
+    ]
+    counts = []
+    for process in contenders:
+        out, err = process.communicate(timeout=60)
+        assert process.returncode == 0, err  # FileExistsError: two holders at once
+        counts.append(tuple(map(int, out.split())))
+    held, refused = sum(c[0] for c in counts), sum(c[1] for c in counts)
+    assert held > 100 and refused > 0, counts
+    assert list(tmp_path.iterdir()) == [], "the lock left a file or folder behind"
+    print(f"\n4 processes for 3 s: the lock taken {held} times, refused {refused} times, "
+          "never held twice")
 
 
 def test_two_processes_started_together_do_not_corrupt_the_catalogs(project):

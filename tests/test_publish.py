@@ -25,14 +25,14 @@ from tolmach.cli.publish import publish
 from tolmach.config import load_config
 from tolmach.markdown.document import markdown_parser, parse_document
 from tolmach.project import Project
-from tolmach.publish import PublishError, publish_site, render_site
+from tolmach.publish import PublishError, PublishOptions, publish_site
 from tolmach.publish.preview import LIVE_SCRIPT, VERSION_URL, Preview, serve_directory
 from tolmach.publish.render import (
     publishing_parser,
     render_markdown,
     safe_destination,
 )
-from tolmach.publish.site import language, write_site
+from tolmach.publish.site import language
 
 VECTORS_FILE = Path(__file__).parent / "data" / "xss-vectors.txt"
 
@@ -128,12 +128,24 @@ def make_project(root: Path, *, locales=("en", "de", "ar", "zh_CN"), guide: str 
     return Project(load_config(root))
 
 
+DRAFTS = PublishOptions(drafts=True)
+
+
 @pytest.fixture
 def site(tmp_path) -> Path:
+    """Every page of the demo project, published or not (as the preview shows them)."""
     project = make_project(tmp_path / "project")
     out = tmp_path / "site"
-    publish_site(project, out)
+    publish_site(project, out, DRAFTS)
     return out
+
+
+@pytest.fixture
+def reviewed(tmp_path) -> Path:
+    """The demo project published for real, with reviewer pages in ``review/``."""
+    project = make_project(tmp_path / "project")
+    publish_site(project, tmp_path / "site", PublishOptions(review=tmp_path / "review"))
+    return tmp_path
 
 
 def read(site: Path, name: str) -> str:
@@ -164,11 +176,11 @@ def root_tag(html: str) -> dict:
 
 
 def test_one_page_per_document_and_locale_plus_the_source_language(site):
-    pages = sorted(p.relative_to(site).as_posix() for p in site.rglob("*.html"))
+    pages = sorted(p.relative_to(site).as_posix() for p in site.rglob("*.html")
+                   if not p.relative_to(site).as_posix().startswith(("articles/", "search/")))
     assert pages == [
         "ar/guide.html", "ar/news.html", "de/guide.html", "de/news.html",
         "en/guide.html", "en/news.html", "index.html",
-        "review/ar.html", "review/de.html", "review/en.html", "review/zh_CN.html",
         "ru/guide.html", "ru/news.html", "zh_CN/guide.html", "zh_CN/news.html",
     ]
     assert (site / "site.css").is_file()
@@ -177,12 +189,12 @@ def test_one_page_per_document_and_locale_plus_the_source_language(site):
 def test_same_inputs_give_the_same_bytes_and_a_second_run_rewrites_nothing(tmp_path):
     project = make_project(tmp_path / "project")
     first, second = tmp_path / "one", tmp_path / "two"
-    publish_site(project, first)
-    publish_site(project, second)
+    publish_site(project, first, DRAFTS)
+    publish_site(project, second, DRAFTS)
     for path in first.rglob("*"):
         if path.is_file():
             assert path.read_bytes() == (second / path.relative_to(first)).read_bytes(), path
-    assert write_site(render_site(project), first) == []
+    assert publish_site(project, first, DRAFTS).written == []
 
 
 def test_html_lang_and_dir_come_from_the_locale(site):
@@ -233,7 +245,9 @@ def test_a_complete_translation_has_no_notice(site):
 def test_a_partial_page_gives_the_percentage_and_marks_the_fallbacks(site):
     html = read(site, "ar/guide.html")
     assert "Partial translation: 38% translated." in html
-    assert "7 of 11 passages fell back to the original Russian" in html
+    assert ("7 of 11 passages are shown in the original language (Russian) and marked with a "
+            "yellow line.") in html
+    assert '<aside class="notice notice-partial" role="note" lang="en" dir="ltr">' in html
     assert '<p lang="ru" dir="ltr" class="untranslated">Второй абзац' in html
     assert '<td class="align-left untranslated" lang="ru" dir="ltr">MI300X</td>' in html
     assert '<span lang="ru" dir="ltr" class="untranslated">Пункт один</span>' in html
@@ -242,19 +256,19 @@ def test_a_partial_page_gives_the_percentage_and_marks_the_fallbacks(site):
 def test_an_outdated_translation_counts_fuzzy_and_missing_passages_and_names_the_revision(
     site, tmp_path
 ):
-    html = read(site, "de/guide.html")
+    html = read(site, "de/guide.html")  # the interface speaks German: de has a catalog
     revision = hashlib.sha256(GUIDE.encode()).hexdigest()[:12]
-    assert "Outdated translation." in html
-    assert "Changed passages awaiting review: 1." in html
-    assert "New passages not in the translation yet: 1." in html
-    assert f"built from source revision <code>{revision}</code>" in html
-    assert "the translation was last revised 2025-06-01 12:00+0000" in html
+    assert "Veraltete Übersetzung." in html
+    assert "1 geänderter Abschnitt wartet auf Prüfung." in html
+    assert "1 neuer Abschnitt ist noch nicht übersetzt." in html
+    assert f'Quellrevision <code class="source-revision">{revision}</code>' in html
+    assert "Übersetzung überarbeitet am 2025-06-01 12:00+0000." in html
     assert "Punkt eins (veraltet)" not in html, "a fuzzy translation is never published"
 
 
 def test_a_locale_without_catalog_is_published_in_the_source_language(site):
     html = read(site, "zh_CN/guide.html")
-    assert "Not translated yet." in html
+    assert "尚未翻译。" in html
     assert "<title>Руководство по ускорителям</title>" in html
 
 
@@ -265,7 +279,7 @@ def test_every_page_names_the_source_revision_it_was_built_from(site):
 
 
 def test_pages_need_no_script_and_no_network_resource(site):
-    for page in ("index.html", "de/guide.html", "review/ar.html"):
+    for page in ("index.html", "de/guide.html", "articles/de.html"):
         tags = Tags(read(site, page))
         assert not tags.find("script")
         for _, attrs in tags.tags:
@@ -281,22 +295,24 @@ def test_the_index_lists_documents_by_locales_with_completion_and_links(site):
     for doc in ("guide", "news"):
         for locale in ("ru", "en", "de", "ar", "zh_CN"):
             assert f"{locale}/{doc}.html" in links
-    assert re.search(r'<td class="complete"><a href="en/guide.html" hreflang="en">\s*'
-                     r'<span class="percent">100%</span>', html)
-    assert re.search(r'<td class="outdated"><a href="de/guide.html"', html)
-    assert re.search(r'<td class="partial"><a href="ar/guide.html" hreflang="ar">\s*'
-                     r'<span class="percent">38%</span>', html)
+    assert re.search(r'<li class="version complete">\s*<a href="en/guide.html" hreflang="en">'
+                     r'.*?<span class="state">100%</span>', html, re.DOTALL)
+    assert re.search(r'<li class="version outdated">\s*<a href="de/guide.html"', html)
+    assert re.search(r'<li class="version partial">\s*<a href="ar/guide.html" hreflang="ar">'
+                     r'.*?<span class="state">38%</span>', html, re.DOTALL)
 
 
-def test_the_reviewer_page_shows_source_and_translation_side_by_side_with_findings(site):
-    html = read(site, "review/ar.html")
-    row = re.search(r'<div class="passage status-translated error" id="guide-s\d+">.*?</ul>',
+def test_the_reviewer_page_shows_source_and_translation_side_by_side_with_findings(reviewed):
+    review = reviewed / "review"
+    html = read(review, "ar/guide.html")
+    assert "Not published: 38% translated, below the threshold of 80%." in html
+    row = re.search(r'<div class="passage status-translated error" id="s\d+">.*?</ul>',
                     html, re.DOTALL).group()
     assert '<div class="src" lang="ru" dir="ltr">192 ГБ</div>' in row
     assert '<div class="tgt" lang="ar" dir="rtl">129 GB' in row
     assert '<code>numbers</code>' in row
     assert '<div class="tgt" lang="ar" dir="rtl">دليل المسرعات' in html
-    de = read(site, "review/de.html")
+    de = read(review, "de/guide.html")
     fuzzy = r'class="passage status-fuzzy".*?Пункт один.*?Punkt eins \(veraltet\)'
     assert re.search(fuzzy, de, re.DOTALL)
     assert re.search(r'class="passage status-missing".*?Пункт два', de, re.DOTALL)
@@ -305,8 +321,8 @@ def test_the_reviewer_page_shows_source_and_translation_side_by_side_with_findin
 def test_a_missing_checks_package_is_a_clear_error(tmp_path, monkeypatch):
     project = make_project(tmp_path)
     monkeypatch.setitem(sys.modules, "tolmach.checks", None)
-    with pytest.raises(PublishError, match="need the checks"):
-        render_site(project)
+    with pytest.raises(PublishError, match="needs the checks"):
+        publish_site(project, tmp_path / "site")
 
 
 def test_publish_command_writes_the_site_and_reports(tmp_path):
@@ -322,9 +338,16 @@ def test_publish_command_writes_the_site_and_reports(tmp_path):
     root.add_command(publish)
     result = CliRunner().invoke(root, ["publish", "-l", "de"])
     assert result.exit_code == 0, result.output
-    assert "output/site: 8 files, 8 changed" in result.output
-    assert (tmp_path / "output" / "site" / "de" / "guide.html").is_file()
-    assert not (tmp_path / "output" / "site" / "en").exists()
+    lines = result.output.splitlines()
+    assert lines[0].startswith("output/site: ") and lines[1] == "  published: ru 2, en 2"
+    assert "  not published: de/guide (31% translated, below the threshold of 80%)" in lines
+    assert "  not published: zh_CN/news (no catalog)" in lines
+    assert "  reviewer pages: output/review/index.html" in lines
+    site = tmp_path / "output" / "site"
+    assert (site / "en" / "guide.html").is_file(), "-l limits what is rebuilt, not what is listed"
+    assert not (site / "de").exists()
+    assert (tmp_path / "output" / "review" / "de" / "guide.html").is_file()
+    assert not (tmp_path / "output" / "review" / "en").exists()
     bad = CliRunner().invoke(root, ["publish", "-l", "xx_YY"])
     assert bad.exit_code == 1 and "unknown locale" in bad.output
 
@@ -377,12 +400,12 @@ ALLOWED_TAGS = {
     "html", "head", "meta", "title", "link", "body", "header", "div", "a", "nav", "ul",
     "li", "main", "aside", "p", "strong", "code", "article", "h1", "footer", "span", "em",
     "br", "pre", "blockquote", "ol", "h2", "h3", "sup", "section", "hr", "table", "thead",
-    "tbody", "tr", "th", "td",
+    "tbody", "tr", "th", "td", "details", "summary",
 }
 ALLOWED_ATTRIBUTES = {
     "lang", "dir", "charset", "name", "content", "http-equiv", "rel", "href", "hreflang",
     "type", "class", "aria-label", "aria-current", "aria-hidden", "scope", "role", "id",
-    "title", "start",
+    "title", "start", "property", "data-pagefind-body",
 }
 
 
@@ -407,8 +430,12 @@ def hostile_project(root: Path, vectors: list[str]) -> Project:
 def test_hostile_translations_produce_no_markup_of_their_own(tmp_path):
     vectors = xss_vectors()
     out = tmp_path / "site"
-    publish_site(hostile_project(tmp_path / "project", vectors), out)
-    for page in ("en/guide.html", "review/en.html", "index.html"):
+    project = hostile_project(tmp_path / "project", vectors)
+    report = publish_site(project, out)
+    assert report.withheld[0].verdict.reason.endswith("check errors")
+    assert not (out / "en" / "guide.html").exists(), "hostile catalogs fail the checks"
+    publish_site(project, out, PublishOptions(drafts=True, review=out / "review"))
+    for page in ("en/guide.html", "review/en/guide.html", "index.html"):
         tags = Tags(read(out, page))
         assert {t for t, _ in tags.tags} <= ALLOWED_TAGS, page
         for tag, attrs in tags.tags:

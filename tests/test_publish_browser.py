@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 from test_publish import DE_GUIDE, hostile_project, make_project, write_catalog, xss_vectors
 
-from tolmach.publish import publish_site
+from tolmach.publish import PublishOptions, publish_site
 from tolmach.publish.preview import Preview, serve_directory
 from tolmach.publish.screenshots import (
     INSTALL_HINT,
@@ -55,9 +55,16 @@ def demo_site(tmp_path_factory):
     """The demo project of test_publish, published and served on localhost."""
     root = tmp_path_factory.mktemp("browser")
     out = root / "site"
-    publish_site(make_project(root / "project"), out)
+    publish_site(make_project(root / "project"), out, DRAFTS)
     with serve_directory(out) as base:
         yield base
+
+
+DRAFTS = PublishOptions(drafts=True, review=None)
+
+
+def drafts_with_review(out: Path) -> PublishOptions:
+    return PublishOptions(drafts=True, review=out / "review")
 
 
 def console_errors(driver) -> list[str]:
@@ -73,7 +80,7 @@ def test_index_article_and_language_switcher(browser, demo_site):
 
     console_errors(browser)  # start with an empty log
     browser.get(demo_site + "index.html")
-    assert browser.title == "Articles and translations"
+    assert browser.title == "Статьи и переводы"
     browser.find_element(By.CSS_SELECTOR, 'a[href="de/guide.html"]').click()
 
     assert browser.current_url == demo_site + "de/guide.html"
@@ -83,8 +90,8 @@ def test_index_article_and_language_switcher(browser, demo_site):
                             ".map(l => l.hreflang)")
     assert hreflangs == ["ru", "en", "de", "ar", "zh-CN", "x-default"]
     partial = browser.find_element(By.CSS_SELECTOR, ".notice-partial").text
-    assert "% translated" in partial
-    assert "Outdated translation." in browser.find_element(By.CSS_SELECTOR, ".notice-outdated").text
+    assert "% übersetzt" in partial
+    assert "Veraltete Übersetzung." in browser.find_element(By.CSS_SELECTOR, ".notice-outdated").text
 
     browser.find_element(By.CSS_SELECTOR, 'nav.switcher a[hreflang="ar"]').click()
     assert browser.current_url == demo_site + "ar/guide.html"
@@ -101,8 +108,15 @@ def test_index_article_and_language_switcher(browser, demo_site):
     assert console_errors(browser) == []
 
 
-def test_the_stylesheet_applies_and_nothing_leaves_the_site(browser, demo_site):
-    browser.get(demo_site + "review/ar.html")
+def test_the_stylesheet_applies_and_nothing_leaves_the_site(browser, tmp_path):
+    out = tmp_path / "site"
+    publish_site(make_project(tmp_path / "project"), out, drafts_with_review(out))
+    with serve_directory(out) as base:
+        _check_review_page(browser, base)
+
+
+def _check_review_page(browser, demo_site: str) -> None:
+    browser.get(demo_site + "review/ar/guide.html")
     font = js(browser, "return getComputedStyle(document.body).fontFamily")
     assert "system-ui" in font, "site.css did not load (Content-Security-Policy?)"
     origins = js(browser, "return performance.getEntriesByType('resource')"
@@ -115,7 +129,7 @@ def test_the_stylesheet_applies_and_nothing_leaves_the_site(browser, demo_site):
 
 def test_a_page_opened_from_disk_is_styled_too(browser, tmp_path):
     out = tmp_path / "site"
-    publish_site(make_project(tmp_path / "project"), out)
+    publish_site(make_project(tmp_path / "project"), out, DRAFTS)
     browser.get((out / "de" / "guide.html").as_uri())
     assert "system-ui" in js(browser, "return getComputedStyle(document.body).fontFamily")
 
@@ -125,10 +139,10 @@ def test_no_hostile_translation_runs_or_reaches_the_dom(browser, tmp_path):
 
     out = tmp_path / "site"
     vectors = xss_vectors()
-    publish_site(hostile_project(tmp_path / "project", vectors), out)
+    publish_site(hostile_project(tmp_path / "project", vectors), out, drafts_with_review(out))
     with serve_directory(out) as base:
         console_errors(browser)
-        for page in ("review/en.html", "en/guide.html"):
+        for page in ("review/en/guide.html", "en/guide.html"):
             browser.get(base + page)
             with pytest.raises(NoAlertPresentException):
                 browser.switch_to.alert.text  # noqa: B018
@@ -191,8 +205,8 @@ def test_screenshots_of_the_index_and_one_article_per_locale(tmp_path):
     _browser_available()
     project = make_project(tmp_path / "project")
     site = tmp_path / "site"
-    publish_site(project, site)
-    targets = screenshot_targets(project)
+    publish_site(project, site, DRAFTS)
+    targets = screenshot_targets(project, site_dir=site)
     assert [name for name, _ in targets][:6] == [
         "index.png", "ru-guide.png", "en-guide.png", "de-guide.png", "ar-guide.png",
         "zh_CN-guide.png",

@@ -110,8 +110,10 @@ def test_build_falls_back_to_the_source_for_each_offender_and_says_so(project):
     assert '"Docs\\\\"' in built  # the backslash escaped: the definition still holds
 
 
-def test_publish_shows_the_source_structure(project):
+def test_publish_withholds_the_page_or_shows_the_source_structure(project):
     run(project, "publish")
+    assert not (project / "output" / "site" / "en" / "article.html").exists()  # check errors
+    run(project, "publish", "--allow-errors")
     page = (project / "output" / "site" / "en" / "article.html").read_text("utf-8")
     body = page[page.index("<article") :]
     assert len(re.findall(r"<h1\b", body)) == 1

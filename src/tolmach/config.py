@@ -8,13 +8,22 @@ from __future__ import annotations
 
 import re
 import tomllib
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path, PurePosixPath, PureWindowsPath
 from typing import Any
+from urllib.parse import urlsplit
 
 from babel import Locale, UnknownLocaleError
 
-__all__ = ["Config", "ConfigError", "find_project_root", "load_config", "validate_locale"]
+__all__ = [
+    "Config",
+    "ConfigError",
+    "document_name",
+    "find_project_root",
+    "load_config",
+    "pattern_root",
+    "validate_locale",
+]
 
 _LOCALE_RE = re.compile(r"^[A-Za-z]{2,3}(?:_[A-Za-z0-9]{2,8})*$")
 _CONTROL_RE = re.compile(r"[\x00-\x1f\x7f]")
@@ -46,7 +55,13 @@ class Config:
     front_matter_keys: tuple[str, ...] = ("title", "description")
     translate_html_blocks: bool = False
     translation_memory: bool = True
+    allow_outside_sources: bool = False  # follow a source's symbolic link out of the project
+    source_root: str | None = None  # names count from here; default: each glob's fixed folder
     checks: dict[str, Any] = field(default_factory=dict)
+    base_url: str | None = None  # where the site is served; absolute canonical URLs need it
+    localized_assets: str = "{stem}.{locale}{suffix}"  # name of an asset's localized variant
+    hashed_assets: bool = False  # published asset names carry a content hash
+    search: bool = True  # a Pagefind index and search page per locale
     source: Path | None = None  # the pyproject.toml this came from
 
     @property
@@ -63,12 +78,28 @@ class Config:
 
     def document_paths(self) -> list[Path]:
         """Source documents matched by the ``documents`` globs, sorted, without repeats."""
-        found: dict[Path, None] = {}
+        return [path for path, _ in self.matched_documents()]
+
+    def matched_documents(self) -> list[tuple[Path, str]]:
+        """``(path, root)`` of every source document: the file, and the folder (relative to
+        the project) its catalog name is counted from.
+
+        The output folder, hidden folders (``.git``, ``.venv``) and ``node_modules`` are
+        never sources, whatever a glob says.
+        """
+        found: dict[Path, str] = {}
         for pattern in self.documents:
+            root = self.source_root if self.source_root is not None else pattern_root(pattern)
             for path in sorted(self.root.glob(pattern)):
-                if path.is_file():
-                    found[path] = None
-        return list(found)
+                if path.is_file() and path not in found and not self._excluded(path):
+                    found[path] = root
+        return list(found.items())
+
+    def _excluded(self, path: Path) -> bool:
+        relative = path.relative_to(self.root)
+        if relative.parts[: len(Path(self.output_dir).parts)] == Path(self.output_dir).parts:
+            return True
+        return any(part.startswith(".") or part == "node_modules" for part in relative.parts[:-1])
 
     def template_path(self, doc: str) -> Path:
         return self.locales_path / f"{doc}.pot"
@@ -76,8 +107,8 @@ class Config:
     def catalog_path(self, locale: str, doc: str) -> Path:
         return self.locales_path / locale / "LC_MESSAGES" / f"{doc}.po"
 
-    def output_file(self, locale: str, doc: str) -> Path:
-        return self.output_path / locale / f"{doc}.md"
+    def output_file(self, locale: str, doc: str, suffix: str = ".md") -> Path:
+        return self.output_path / locale / f"{doc}{suffix}"
 
 
 _KEYS: dict[str, tuple[str, type]] = {
@@ -93,18 +124,49 @@ _KEYS: dict[str, tuple[str, type]] = {
     "front-matter-keys": ("front_matter_keys", list),
     "translate-html-blocks": ("translate_html_blocks", bool),
     "translation-memory": ("translation_memory", bool),
+    "allow-outside-sources": ("allow_outside_sources", bool),
+    "source-root": ("source_root", str),
     "checks": ("checks", dict),
+    "base-url": ("base_url", str),
+    "localized-assets": ("localized_assets", str),
+    "hashed-assets": ("hashed_assets", bool),
+    "search": ("search", bool),
 }
 
 
-def document_name(path: Path) -> str:
-    """``seeds/rocm7.ru.md`` → ``rocm7``: the catalog name, without source locale tag."""
-    name = path.name
-    for suffix in (".md", ".markdown"):
+SOURCE_SUFFIXES = (".md", ".markdown", ".mdx")
+
+
+def pattern_root(pattern: str) -> str:
+    """The folder a documents glob starts from: its parts before the first wildcard.
+
+    >>> pattern_root("docs/**/*.md"), pattern_root("seeds/*.md"), pattern_root("*.md")
+    ('docs', 'seeds', '')
+    """
+    fixed = []
+    for part in PurePosixPath(pattern).parts[:-1]:
+        if any(ch in part for ch in "*?["):
+            break
+        fixed.append(part)
+    return "/".join(fixed)
+
+
+def document_name(relative: str, source_locale: str = "ru") -> str:
+    """A document's catalog name: its path from its root, without the Markdown suffix
+    and the source-language tag.
+
+    >>> document_name("rocm7.ru.md"), document_name("guide/intro/index.md")
+    ('rocm7', 'guide/intro/index')
+    """
+    folder, _, name = relative.rpartition("/")
+    for suffix in SOURCE_SUFFIXES:
         if name.endswith(suffix):
             name = name[: -len(suffix)]
+            break
     stem, _, tag = name.rpartition(".")
-    return stem if stem and _LOCALE_RE.match(tag) else name
+    if stem and tag.replace("-", "_").lower() == source_locale.replace("-", "_").lower():
+        name = stem
+    return f"{folder}/{name}" if folder else name
 
 
 def find_project_root(start: Path) -> Path | None:
@@ -121,7 +183,10 @@ def load_config(root: Path) -> Config:
     path = root / "pyproject.toml"
     if not path.is_file():
         return Config(root=root)
-    data_bytes = path.read_bytes()
+    try:
+        data_bytes = path.read_bytes()
+    except OSError as exc:
+        raise ConfigError(path, None, f"cannot read: {exc.strerror or exc}") from None
     try:
         text = data_bytes.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -159,7 +224,31 @@ def load_config(root: Path) -> Config:
     if not 0 <= config.threshold <= 100:
         raise ConfigError(path, _key_line(text, "threshold"), "threshold must be between 0 and 100")
     _check_paths(config, path, text)
+    _check_publishing(config, path, text)
+    if config.base_url and not config.base_url.endswith("/"):
+        config = replace(config, base_url=config.base_url + "/")
     return config
+
+
+def _check_publishing(config: Config, path: Path, text: str) -> None:
+    """``base-url`` is an absolute web address; ``localized-assets`` names a variant."""
+    if config.base_url is not None:
+        parts = urlsplit(config.base_url)
+        if parts.scheme not in ("http", "https") or not parts.netloc or parts.query or parts.fragment:
+            raise ConfigError(path, _key_line(text, "base-url"),
+                              f"base-url {config.base_url!r} must be an absolute http(s) address "
+                              "of the site's root, e.g. \"https://example.org/docs/\"")
+    pattern = config.localized_assets
+    try:
+        sample = pattern.format(stem="a", suffix=".png", name="a.png", locale="de")
+    except (KeyError, IndexError, ValueError) as exc:
+        raise ConfigError(path, _key_line(text, "localized-assets"),
+                          f"localized-assets {pattern!r}: unknown placeholder {exc}; use "
+                          "{stem}, {suffix}, {name} and {locale}") from None
+    if "{locale}" not in pattern or _path_problem(sample):
+        raise ConfigError(path, _key_line(text, "localized-assets"),
+                          f"localized-assets {pattern!r} must name a file beside the original "
+                          "and contain {locale}, e.g. \"{stem}.{locale}{suffix}\"")
 
 
 def _check_paths(config: Config, path: Path, text: str) -> None:
@@ -173,6 +262,10 @@ def _check_paths(config: Config, path: Path, text: str) -> None:
                 problem = "leads outside the project (through a symbolic link)"
         if problem:
             raise ConfigError(path, _key_line(text, key), f"{key} {value!r} {problem}")
+    if config.source_root is not None and config.source_root not in ("", "."):
+        problem = _path_problem(config.source_root)
+        if problem:
+            raise ConfigError(path, _key_line(text, "source-root"), f"source-root {config.source_root!r} {problem}")
     for pattern in config.documents:
         problem = _path_problem(pattern)
         if problem:

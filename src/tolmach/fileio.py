@@ -18,12 +18,16 @@ from pathlib import Path
 
 __all__ = [
     "MAX_SOURCE_BYTES",
+    "OutsideError",
     "ProjectLocked",
     "SourceError",
+    "WriteError",
     "ensure_inside",
+    "error_message",
     "project_lock",
     "read_source",
     "write_atomic",
+    "write_error",
 ]
 
 #: Sources above this size are refused: a Markdown article is never this large, and
@@ -42,6 +46,40 @@ class SourceError(Exception):
 
 class ProjectLocked(Exception):
     """Another tolmach process holds the project lock."""
+
+
+class OutsideError(Exception):
+    """A path of the project that a symbolic link leads outside it: refused, never followed."""
+
+    def __init__(self, path: Path | str, message: str):
+        self.path, self.line, self.message = str(path), None, message
+        super().__init__(f"{path}: {message}")
+
+
+class WriteError(Exception):
+    """A file the system would not let tolmach write: which one, why, and what to do."""
+
+    def __init__(self, path: Path | str, message: str):
+        self.path, self.line, self.message = str(path), None, message
+        super().__init__(f"{path}: {message}")
+
+
+_TEMP_NAME_ROOM = 200
+_FREE_SPACE = "free some space and run the command again"
+_MAKE_WRITABLE = "make it writable and run the command again"
+_WRITE_PROBLEMS = {
+    errno.ENOSPC: ("no space left on the device", _FREE_SPACE),
+    errno.EDQUOT: ("the disk quota is used up", _FREE_SPACE),
+    errno.EROFS: ("the file system is read-only", _MAKE_WRITABLE),
+    errno.EACCES: ("permission denied", "make the file and its folder writable for you"),
+    errno.EPERM: ("operation not permitted", "make the file and its folder writable for you"),
+    errno.EISDIR: ("a folder stands where the file should be", "move the folder away"),
+    errno.EEXIST: ("a file stands where a folder should be", "move the file away"),
+    errno.ENOTDIR: ("a file stands where a folder should be", "move the file away"),
+    errno.ENOENT: ("its folder does not exist", "check the path"),
+    errno.ENAMETOOLONG: ("the file name is too long for the file system",
+                         "give the document a shorter name"),
+}
 
 
 def read_source(path: Path) -> str:
@@ -73,12 +111,22 @@ def read_source(path: Path) -> str:
         raise SourceError(path, line, f"not valid UTF-8 (byte 0x{data[exc.start]:02x})") from None
 
 
-def write_atomic(path: Path, text: str) -> bool:
-    """Write ``text`` (UTF-8) to ``path`` atomically; return False if it was already so.
+def write_atomic(path: Path, content: str | bytes) -> bool:
+    """Write ``content`` (text as UTF-8, or bytes) to ``path`` atomically; return False if
+    the file already held exactly that.
 
-    A replaced file keeps its permissions; a new one gets 0644.
+    A replaced file keeps its permissions; a new one gets 0644. When the system refuses
+    (full disk, read-only, no permission...), :class:`WriteError` says what to do, and the
+    old file is as it was: no temporary file is left behind.
     """
-    data = text.encode("utf-8")
+    data = content.encode("utf-8") if isinstance(content, str) else content
+    try:
+        return _replace_with(path, data)
+    except OSError as exc:
+        raise write_error(path, exc, "the file is as it was") from None
+
+
+def _replace_with(path: Path, data: bytes) -> bool:
     try:
         if path.read_bytes() == data:
             return False
@@ -86,7 +134,9 @@ def write_atomic(path: Path, text: str) -> bool:
     except FileNotFoundError:
         mode = 0o644
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    # a long name keeps room for the random part: the temporary name must fit too
+    prefix = f".{path.name[:_TEMP_NAME_ROOM]}."
+    fd, tmp = tempfile.mkstemp(prefix=prefix, suffix=".tmp", dir=path.parent)
     try:
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
@@ -101,34 +151,128 @@ def write_atomic(path: Path, text: str) -> bool:
     return True
 
 
-def ensure_inside(base: Path, target: Path, what: str) -> Path:
-    """Refuse a path that would land outside ``base`` (``../``, absolute, symlink tricks)."""
-    resolved_base = base.resolve()
-    resolved = target.resolve()
-    if resolved != resolved_base and resolved_base not in resolved.parents:
-        raise ValueError(f"{what} {str(target)!r} would be written outside {base.name}/")
-    return target
+def write_error(path: Path | str, exc: OSError, outcome: str) -> WriteError:
+    """What the system said, in words that tell what to do; ``outcome``: what became of
+    the file (e.g. "the file is as it was")."""
+    problem, todo = _WRITE_PROBLEMS.get(
+        exc.errno or 0, (exc.strerror or str(exc), "fix the cause and run the command again")
+    )
+    return WriteError(path, f"cannot write: {problem} ({outcome}); {todo}")
+
+
+def ensure_inside(base: Path, target: Path, *, where: str, refused: str) -> Path:
+    """``target``, if it stays inside ``base`` once symbolic links are followed.
+
+    Otherwise :class:`OutsideError` names the link that leads out (a link to a file, or
+    a linked folder on the way), says it leads outside ``where`` and what was ``refused``;
+    nothing is read through it, so no message can show what lies outside.
+    """
+    real_base = os.path.realpath(base)
+    if _within(os.path.realpath(target), real_base):
+        return target
+    link = _link_leading_out(base, target, real_base) or target
+    raise OutsideError(link, f"a symbolic link to a place outside {where}; {refused}")
+
+
+def _within(real: str, real_base: str) -> bool:
+    return real == real_base or real.startswith(real_base.rstrip(os.sep) + os.sep)
+
+
+def _link_leading_out(base: Path, target: Path, real_base: str) -> Path | None:
+    """The first path from ``base`` down to ``target`` that is a link leading out of it."""
+    try:
+        parts = target.relative_to(base).parts
+    except ValueError:
+        return None
+    current = base
+    for part in parts:
+        current = current / part
+        if current.is_symlink() and not _within(os.path.realpath(current), real_base):
+            return current
+    return None
+
+
+def error_message(exc: Exception, root: Path) -> str:
+    """An error as one line, its file named relative to the project ``root``.
+
+    tolmach's errors carry ``path``, ``line`` and ``message``; the library works with
+    absolute paths, the user reads the ones the README shows (``locales/de/…/a.po:6``).
+    """
+    path, message = getattr(exc, "path", None), getattr(exc, "message", None)
+    if path is None or message is None:
+        return str(exc)
+    try:
+        shown = Path(path).relative_to(root).as_posix()
+    except ValueError:
+        shown = str(path)
+    line = getattr(exc, "line", None)
+    return f"{shown}:{line}: {message}" if line else f"{shown}: {message}"
+
+
+LOCK_FILE = Path(".tolmach-cache") / "lock"
 
 
 @contextlib.contextmanager
 def project_lock(root: Path) -> Iterator[None]:
-    """Hold an exclusive lock on the project while catalogs and outputs are written."""
-    lock_dir = root / ".tolmach-cache"
-    lock_dir.mkdir(exist_ok=True)
-    with open(lock_dir / "lock", "a+") as handle:
+    """Hold an exclusive lock on the project while catalogs and outputs are written.
+
+    The lock is ``flock`` on ``.tolmach-cache/lock``, which the kernel releases however
+    the process ends. On release the file is removed while still locked, and the cache
+    folder too when nothing else is in it, so a run leaves nothing behind. A process that
+    opened the file just before it was removed notices, once it holds the lock, that the
+    path no longer names its file, and starts again: two processes never both hold it.
+    """
+    path = root / LOCK_FILE
+    fd = _acquire_lock(path)
+    try:
+        with contextlib.suppress(OSError):  # the pid only informs: a full disk must not
+            os.ftruncate(fd, 0)             # stop a command before it says what it cannot do
+            os.write(fd, f"pid {os.getpid()}".encode())
+        yield
+    finally:
+        with contextlib.suppress(OSError):
+            path.unlink()
+        with contextlib.suppress(OSError):  # not empty: the translation memory lives there
+            path.parent.rmdir()
+        os.close(fd)
+
+
+def _acquire_lock(path: Path) -> int:
+    """Lock ``path``, made if need be (with its folder); the open file."""
+    while True:
         try:
-            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            with contextlib.suppress(FileExistsError):
+                path.parent.mkdir()
+            try:
+                fd = _open_lock_file(path)
+            except FileNotFoundError:
+                continue  # a releasing process removed the folder in between: make it again
         except OSError as exc:
+            raise write_error(path, exc, "cannot lock the project, nothing was changed") from None
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError as exc:
+            holder = os.pread(fd, 100, 0).decode("utf-8", "replace").strip() or "another process"
+            os.close(fd)
             if exc.errno not in (errno.EAGAIN, errno.EACCES):
                 raise
-            handle.seek(0)
-            holder = handle.read().strip() or "another process"
             raise ProjectLocked(
                 f"another tolmach process ({holder}) is working on this project; "
                 "wait for it to finish and run the command again"
             ) from None
-        handle.seek(0)
-        handle.truncate()
-        handle.write(f"pid {os.getpid()}")
-        handle.flush()
-        yield
+        if _names_open_file(path, fd):
+            return fd
+        os.close(fd)  # locked a file its holder had just removed: take the current one
+
+
+def _open_lock_file(path: Path) -> int:
+    return os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
+
+
+def _names_open_file(path: Path, fd: int) -> bool:
+    try:
+        named = path.stat()
+    except FileNotFoundError:
+        return False
+    opened = os.fstat(fd)
+    return (named.st_dev, named.st_ino) == (opened.st_dev, opened.st_ino)

@@ -18,7 +18,7 @@ from tolmach.catalog.merge import update_catalog
 from tolmach.catalog.pofile import CatalogError, read_po, write_po
 from tolmach.catalog.status import CatalogStats, catalog_stats, entry_lines, translations_of
 from tolmach.catalog.template import extract_template
-from tolmach.config import Config, document_name, validate_locale
+from tolmach.config import SOURCE_SUFFIXES, Config, document_name, validate_locale
 from tolmach.fileio import SourceError, ensure_inside, read_source, write_atomic
 from tolmach.markdown.document import Document, SegmentOptions, parse_document
 from tolmach.markdown.verify import VerifiedBuild, Verifier
@@ -26,16 +26,20 @@ from tolmach.markdown.verify import VerifiedBuild, Verifier
 __all__ = ["BuildResult", "Project", "SourceDocument", "StepResult"]
 
 _GLOSSARY_PREFIX = "glossary:"
+_SOURCE_REFUSED = "not read (allow-outside-sources = true in [tool.tolmach] would allow it)"
+_NOT_FOLLOWED = "nothing is read or written through it"
 _UNREFERABLE_RE = re.compile(r"[\s\x00-\x1f\x7f]")  # a ``#:`` reference cannot hold these
 
 
 @dataclass(frozen=True)
 class SourceDocument:
-    """A source article: its catalog name and its path relative to the project root."""
+    """A source article: its catalog name (``guide/intro/index``: its path from its root,
+    without suffix and source-language tag) and its path relative to the project root."""
 
     name: str
     path: Path
     relpath: str
+    suffix: str = ".md"  # of the source; localized outputs keep it (``.mdx`` stays ``.mdx``)
 
 
 @dataclass(frozen=True)
@@ -78,15 +82,12 @@ class Project:
 
     @cached_property
     def documents(self) -> list[SourceDocument]:
+        """Every source document, named by its path from its root (see ``source-root``)."""
         docs = []
-        seen: dict[str, Path] = {}
-        for path in self.config.document_paths():
-            name = document_name(path)
-            if name in seen:
-                raise CatalogError(
-                    path, None, f"document name {name!r} is also used by {seen[name]}"
-                )
-            seen[name] = path
+        seen: dict[str, str] = {}
+        for path, root in self.config.matched_documents():
+            if not self.config.allow_outside_sources:
+                ensure_inside(self.root, path, where="the project", refused=_SOURCE_REFUSED)
             relpath = path.relative_to(self.root).as_posix()
             if _UNREFERABLE_RE.search(relpath):
                 raise SourceError(
@@ -95,8 +96,33 @@ class Project:
                     "a space or control character in the file name cannot be written in "
                     "a catalog reference (#: path:line); rename the file",
                 )
-            docs.append(SourceDocument(name, path, relpath))
+            name = self._document_name(relpath, root)
+            if name in seen:
+                raise SourceError(
+                    relpath,
+                    None,
+                    f"document name {name!r} is also the name of {seen[name]}; give both one "
+                    "root with `source-root` in [tool.tolmach] (names then differ by folder) "
+                    "or rename one of them",
+                )
+            seen[name] = relpath
+            docs.append(SourceDocument(name, path, relpath, _suffix(path)))
         return docs
+
+    def _document_name(self, relpath: str, root: str) -> str:
+        root = root.strip("/").removeprefix("./") if root not in (".", "") else ""
+        if root and not relpath.startswith(root + "/"):
+            raise SourceError(relpath, None, f"is not inside source-root {root!r}")
+        name = document_name(relpath[len(root) + 1 :] if root else relpath, self.config.source_locale)
+        first = name.split("/", 1)[0]
+        if "/" in name and (first in self.config.locales or first == self.config.source_locale):
+            raise SourceError(
+                relpath,
+                None,
+                f"its catalog name {name!r} would start with the locale folder {first!r}; "
+                "set `source-root` to the folder of the source language",
+            )
+        return name
 
     def shown(self, path: Path) -> str:
         """A path as messages show it: relative to the project root."""
@@ -123,7 +149,7 @@ class Project:
     @cached_property
     def termbase(self):
         """The project's glossary, or None when the project has none."""
-        path = self.config.glossary_path
+        path = self.locales_file(self.config.glossary_path)
         if not path.is_file():
             return None
         from tolmach.glossary import load_termbase
@@ -145,7 +171,7 @@ class Project:
         results = []
         for doc in self.documents:
             pot = self.template(doc)
-            path = self.config.template_path(doc.name)
+            path = self.template_path(doc.name)
             written = write_po(pot, path, width=self.config.po_width)
             results.append(StepResult(path, written, document=doc.name))
         return results
@@ -163,6 +189,7 @@ class Project:
         """
         chosen = self.select_locales(locales)
         templates = {doc.name: self._read_template(doc) for doc in self.documents}
+        _ = self.termbase  # a broken glossary is refused before the memory learns anything
         with contextlib.ExitStack() as stack:
             memory = stack.enter_context(self._memory()) if self.config.translation_memory else None
             return [
@@ -172,7 +199,7 @@ class Project:
             ]
 
     def _read_template(self, doc: SourceDocument) -> polib.POFile:
-        path = self.config.template_path(doc.name)
+        path = self.template_path(doc.name)
         if not path.is_file():
             raise CatalogError(self.shown(path), None, "template missing; run `tolmach extract` first")
         return read_po(path)
@@ -210,16 +237,27 @@ class Project:
             terms = describe(entry.msgid)
             entry.comment = "\n".join(lines + ([terms] if terms else []))
 
+    def locales_file(self, path: Path) -> Path:
+        """A file under the locales folder, refused when a symbolic link leads out of it."""
+        locales = self.config.locales_path
+        where = f"{self.shown(locales)}/"
+        return ensure_inside(locales, path, where=where, refused=_NOT_FOLLOWED)
+
+    def template_path(self, doc: str) -> Path:
+        return self.locales_file(self.config.template_path(doc))
+
     def catalog_path(self, locale: str, doc: str) -> Path:
         validate_locale(locale)
-        return ensure_inside(
-            self.config.locales_path, self.config.catalog_path(locale, doc), "catalog"
-        )
+        return self.locales_file(self.config.catalog_path(locale, doc))
 
-    def output_path(self, locale: str, doc: str) -> Path:
+    def output_path(self, locale: str, doc: str, suffix: str = ".md") -> Path:
         validate_locale(locale)
+        output = self.config.output_path
         return ensure_inside(
-            self.config.output_path, self.config.output_file(locale, doc), "output"
+            output,
+            self.config.output_file(locale, doc, suffix),
+            where=f"{self.shown(output)}/",
+            refused="nothing is written through it",
         )
 
     def read_catalog(self, locale: str, doc: str) -> polib.POFile | None:
@@ -259,7 +297,7 @@ class Project:
     def _build_one(
         self, doc: SourceDocument, verifier: Verifier, locale: str, threshold: float, strict: bool
     ) -> BuildResult:
-        path = self.output_path(locale, doc.name)
+        path = self.output_path(locale, doc.name, doc.suffix)
         po = self.read_catalog(locale, doc.name)
         if po is None:
             return BuildResult(
@@ -269,7 +307,7 @@ class Project:
         if stats.percent < threshold:
             reason = f"{stats.percent:.0f}% translated, below the threshold of {threshold:g}%"
             return BuildResult(locale, doc.name, path, stats, skipped=reason)
-        verified = verifier.build(translations_of(po))
+        verified = verifier.build(translations_of(po), same_image=self.same_image(doc, locale))
         notes = self.build_notes(locale, doc, po, verified, refused=strict)
         if strict:
             errors = [
@@ -322,7 +360,9 @@ class Project:
         source = next((d for d in self.documents if d.name == doc), None)
         if source is not None:
             if verified is None:
-                verified = self.verifier(source).build(translations_of(po))
+                verified = self.verifier(source).build(
+                    translations_of(po), same_image=self.same_image(source, locale)
+                )
             enabled = frozenset(name for name in self._check_names() if config.enabled(name))
             document = DocumentContext(source.relpath, verified, locale, enabled)
         return check_catalog(
@@ -332,6 +372,7 @@ class Project:
             config,
             termbase=self.termbase,
             source_locale=self.config.source_locale,
+            asset_variants=self.asset_variants(locale),
             document=document,
         )
 
@@ -340,6 +381,19 @@ class Project:
         from tolmach.checks import CHECKS
 
         return list(CHECKS)
+
+    def same_image(self, doc: SourceDocument, locale: str):
+        """``(old, new) -> bool`` for a verified build of ``doc``: may an image of the
+        translation point to ``new`` where the source has ``old``? (Its variant.)"""
+        accepts = self.asset_variants(locale)
+        return lambda old, new: accepts(doc.relpath, old, new)
+
+    def asset_variants(self, locale: str):
+        """``(source file, old, new) -> bool``: may a translation point to ``new`` instead
+        of the asset ``old``? Only when ``new`` is its existing variant for ``locale``."""
+        from tolmach.markdown.assets import variant_checker
+
+        return variant_checker(self.root, locale, self.config.localized_assets)
 
     @cached_property
     def check_config(self):
@@ -369,3 +423,9 @@ class Project:
                 stats = catalog_stats(po) if po is not None else CatalogStats()
                 results.append(StepResult(path, False, locale, doc.name, stats))
         return results
+
+
+def _suffix(path: Path) -> str:
+    """``.md``, ``.markdown`` or ``.mdx``: the Markdown suffix of a source file."""
+    name = path.name
+    return next((s for s in SOURCE_SUFFIXES if name.endswith(s)), path.suffix or ".md")

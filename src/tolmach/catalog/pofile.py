@@ -40,11 +40,23 @@ class CatalogError(Exception):
 # ---------------------------------------------------------------- reading
 
 _ESCAPES = {"\\": "\\", '"': '"', "n": "\n", "t": "\t", "r": "\r", "v": "\v", "b": "\b", "f": "\f"}
-_QUOTED = re.compile(r'"[^"\\]*(?:\\[\\"ntrvbf][^"\\]*)*"')
+_ESCAPES["a"] = "\a"  # the escapes GNU gettext writes, all of them
+_QUOTED = re.compile(r'"[^"\\]*(?:\\[\\"ntrvbfa][^"\\]*)*"')
 _STRING = re.compile(r'"((?:[^"\\]|\\.)*)(")?(.*)$')  # body, closing quote, rest
 _ESCAPE_IN = re.compile(r"\\(.)")
 _CHARSET = re.compile(rb"charset=([^\\\"\s;]+)", re.IGNORECASE)
 _FIELD = re.compile(r"(msgctxt|msgid_plural|msgid|msgstr(?:\[\d+\])?)(?![\w\[])[ \t]*(.*)")
+#: What separates tokens on a PO line, as GNU gettext's lexer skips it. Other characters
+#: that Unicode calls line breaks (U+2028, U+0085, 0x1C...) are text inside a string.
+_BLANKS = " \t\r\f\v"
+#: A compiled catalog stores a context as ``msgctxt EOT msgid`` and ends a string at NUL:
+#: msgfmt refuses EOT in a string and cuts it at NUL. tolmach writes neither, and refuses
+#: EOT when reading (a NUL byte makes the whole file binary data).
+_RESERVED = re.compile("[\x00\x04]")
+_RESERVED_PROBLEMS = {
+    "\x00": "U+0000 (NUL), where gettext ends a string",
+    "\x04": "U+0004 (EOT), which gettext reserves as the context separator",
+}
 
 
 def read_po(path: Path) -> polib.POFile:
@@ -112,8 +124,8 @@ class _Reader:
         return CatalogError(self.path, number or self.number, message)
 
     def read(self, text: str) -> None:
-        for self.number, raw in enumerate(text.splitlines(), start=1):
-            line = raw.strip()
+        for self.number, raw in enumerate(text.split("\n"), start=1):
+            line = raw.strip(_BLANKS)  # a line ends at LF or CRLF only, as in gettext
             if not line:
                 continue
             if line[0] == '"' and self.field:
@@ -124,9 +136,9 @@ class _Reader:
                 self.comment_line(line)
             else:
                 obsolete = line[1] == "~"
-                body = line[2:].lstrip()
+                body = line[2:].lstrip(_BLANKS)
                 previous = not obsolete or body.startswith("|")
-                body = body[1:].lstrip() if obsolete and previous else body
+                body = body[1:].lstrip(_BLANKS) if obsolete and previous else body
                 if body:
                     self.string_line(body, obsolete and not previous, previous)
         self.finish()
@@ -164,6 +176,8 @@ class _Reader:
         if not _QUOTED.fullmatch(token):
             raise self.fail(_string_problem(token))
         body = token[1:-1]
+        if "\x04" in body:
+            raise self.fail("the string holds " + _RESERVED_PROBLEMS["\x04"])
         return _ESCAPE_IN.sub(_unescape, body) if "\\" in body else body
 
     def start_field(self, field: str, obsolete: bool) -> None:
@@ -227,7 +241,7 @@ class _Reader:
         self.po.header = "\n".join(entry.get("tcomment", []))
         self.po.metadata_is_fuzzy = entry.get("flags", [])
         key = None
-        for line in entry.get("msgstr", "").splitlines():
+        for line in filter(None, entry.get("msgstr", "").split("\n")):
             name, colon, value = line.partition(":")
             if colon:
                 key = name
@@ -356,6 +370,10 @@ def _string_lines(prefix: str, keyword: str, value: str, width: int) -> list[str
     The string is cut after each newline; when it has several such portions, or
     its first portion would need a break, an empty ``""`` opens it.
     """
+    reserved = _RESERVED.search(value)
+    if reserved:
+        problem = _RESERVED_PROBLEMS[reserved.group()]
+        raise ValueError(f"{keyword} {value[:40]!r} holds {problem}; it cannot be written")
     portions = re.findall(r"[^\n]*\n|[^\n]+", value) or [""]
     limit = width - 2 - len(prefix) if width > 0 else 1 << 30  # room for the quotes
     texts = [_escape(portion) for portion in portions]
@@ -382,4 +400,8 @@ def write_po(po: polib.POFile, path: Path, width: int = DEFAULT_WIDTH) -> bool:
     Returns True when the file was written.  Unchanged files keep their mtime,
     so builds and diffs do not churn; a replaced file keeps its permissions.
     """
-    return write_atomic(Path(path), format_po(po, width))
+    try:
+        text = format_po(po, width)
+    except ValueError as error:
+        raise CatalogError(path, None, str(error)) from None
+    return write_atomic(Path(path), text)

@@ -6,15 +6,23 @@ These functions take and return polib objects; reading and writing files happens
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
 import polib
 
+from tolmach.fileio import SourceError
 from tolmach.markdown.document import Document
 
 __all__ = ["GENERATOR", "extract_template"]
 
 GENERATOR = "tolmach"
+#: Control characters other than tab and line feed: C0, DEL and C1. A catalog could hold
+#: most of them raw, but an ESC sequence would drive the terminal of whoever prints the
+#: file, editors show them as nothing, and msgfmt refuses EOT: a source holding one in
+#: translatable text is refused with its line, never passed on or silently changed.
+_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+_LINE_BREAK = re.compile(r"\r\n|\r|\n")
 
 
 def extract_template(
@@ -33,6 +41,8 @@ def extract_template(
     pot.metadata = _template_metadata(project)
     by_text: dict[str, polib.POEntry] = {}
     for seg in document.segments:
+        if _CONTROL.search(seg.text):
+            _refuse_control_character(document, seg, source_path)
         entry = by_text.get(seg.text)
         if entry is None:
             entry = polib.POEntry(msgid=seg.text, msgstr="", occurrences=[], comment="")
@@ -46,6 +56,19 @@ def extract_template(
             if terms:
                 _add_comment_line(entry, terms)
     return pot
+
+
+def _refuse_control_character(document: Document, seg, source_path: str) -> None:
+    """Name the character and the source line it is on."""
+    char = _CONTROL.search(seg.text).group()
+    found = document.text.find(char, seg.start, seg.end)
+    line = seg.line if found < 0 else len(_LINE_BREAK.findall(document.text, 0, found)) + 1
+    raise SourceError(
+        source_path,
+        line,
+        f"control character U+{ord(char):04X} in translatable text; "
+        "catalogs cannot carry it safely: remove it from the source",
+    )
 
 
 def _add_comment_line(entry: polib.POEntry, line: str) -> None:

@@ -26,7 +26,7 @@ def markup(ctx: EntryContext) -> Iterator[str]:
     src, tgt = ctx.source_markup, ctx.target_markup
     yield from compare_multisets("inline code", src.code, tgt.code, _code)
     yield from compare_multisets("link destination", src.links, tgt.links, _quoted)
-    yield from compare_multisets("image source", src.images, tgt.images, _quoted)
+    yield from compare_multisets("image source", src.images, _images_as_source(ctx), _quoted)
     yield from compare_multisets("autolink", src.autolinks, tgt.autolinks, _angled)
     yield from compare_multisets("HTML tag", src.html, tgt.html, str)
     yield from compare_multisets("entity reference", src.entities, tgt.entities, str)
@@ -36,6 +36,20 @@ def markup(ctx: EntryContext) -> Iterator[str]:
     if src.hardbreaks != tgt.hardbreaks:
         yield f"hard line breaks: {src.hardbreaks} in the source, {tgt.hardbreaks} in the translation"
     yield from _block_syntax(ctx)
+
+
+def _images_as_source(ctx: EntryContext) -> list[str]:
+    """The translation's image sources, each existing localized variant of a source image
+    (``images/a.uk.png`` for ``images/a.png``) counted as that image: a translator may
+    point to the localized picture, and to nothing else."""
+    images = list(ctx.target_markup.images)
+    unmatched = list((Counter(ctx.source_markup.images) - Counter(images)).elements())
+    for index, new in enumerate(images):
+        old = next((o for o in unmatched if ctx.is_asset_variant(o, new)), None)
+        if old is not None and new not in ctx.source_markup.images:
+            images[index] = old
+            unmatched.remove(old)
+    return images
 
 
 def compare_multisets(

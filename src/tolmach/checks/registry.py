@@ -139,6 +139,17 @@ class EntryContext:
     kind: str | None = None
     termbase: Any = None
     entry: polib.POEntry | None = field(default=None, compare=False)
+    # ``(source file, old, new) -> bool``: is ``new`` an existing localized variant of the
+    # asset ``old``? Given by a project (see :func:`tolmach.markdown.assets.variant_checker`).
+    asset_variants: Callable[[str, str, str], bool] | None = field(default=None, compare=False)
+
+    def is_asset_variant(self, old: str, new: str) -> bool:
+        """Whether ``new`` is an existing localized variant of ``old`` next to a source
+        file of this entry (its ``#:`` references)."""
+        if self.asset_variants is None or self.entry is None:
+            return False
+        sources = {path for path, _ in self.entry.occurrences}
+        return any(self.asset_variants(source, old, new) for source in sources)
 
     @property
     def language(self) -> str:

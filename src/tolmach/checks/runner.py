@@ -44,6 +44,7 @@ def check_entry(
     termbase: Any = None,
     source_locale: str = "ru",
     path: str = "<entry>",
+    asset_variants: Any = None,
 ) -> list[Finding]:
     """Findings of the entry checks on one entry, waived ones marked, plus bad waivers."""
     config = config or CheckConfig()
@@ -52,7 +53,7 @@ def check_entry(
     if not _is_published(entry):
         return findings
     used: set[str] = set()
-    contexts = list(_contexts(entry, locale, source_locale, termbase))
+    contexts = list(_contexts(entry, locale, source_locale, termbase, asset_variants))
     for check in _enabled(config, "entry"):
         for ctx, prefix in contexts:
             for message in _messages(check, ctx):
@@ -83,16 +84,21 @@ def check_catalog(
     config: CheckConfig | None = None,
     termbase: Any = None,
     source_locale: str = "ru",
+    asset_variants: Any = None,
     document: DocumentContext | None = None,
 ) -> list[Finding]:
     """All findings for one catalog, in line order: entry checks, then catalog counts,
-    then, given the ``document`` the catalog translates, the document checks."""
+    then, given the ``document`` the catalog translates, the document checks.
+
+    ``asset_variants`` lets a translation point to an existing localized variant of an
+    image (see :func:`tolmach.markdown.assets.variant_checker`)."""
     config = config or CheckConfig()
     findings: list[Finding] = []
     for entry in po:
         findings.extend(
             check_entry(
-                entry, locale, config, termbase=termbase, source_locale=source_locale, path=path
+                entry, locale, config, termbase=termbase, source_locale=source_locale, path=path,
+                asset_variants=asset_variants,
             )
         )
     findings.extend(_catalog_counts(po, path, locale, config, source_locale))
@@ -136,7 +142,7 @@ def _enabled(config: CheckConfig, per: str) -> Iterator[Check]:
 
 
 def _contexts(
-    entry: polib.POEntry, locale: str, source_locale: str, termbase: Any
+    entry: polib.POEntry, locale: str, source_locale: str, termbase: Any, asset_variants: Any = None
 ) -> Iterator[tuple[EntryContext, str]]:
     """One context per translated form; plural forms say which form a message is about."""
     kind = parse_kind(entry.comment)
@@ -149,7 +155,9 @@ def _contexts(
         ]
     for source, target, prefix in forms:
         if target.strip():
-            yield EntryContext(source, target, locale, source_locale, kind, termbase, entry), prefix
+            ctx = EntryContext(source, target, locale, source_locale, kind, termbase, entry,
+                               asset_variants)
+            yield ctx, prefix
 
 
 def _finding(

@@ -28,7 +28,7 @@ __all__ = ["cli", "main"]
     "-C",
     "--project",
     "project_dir",
-    type=click.Path(file_okay=False, path_type=Path),
+    type=click.Path(exists=True, file_okay=False, path_type=Path),
     help="Project folder (default: the nearest folder with [tool.tolmach] in pyproject.toml).",
 )
 @click.version_option(package_name="tolmach")

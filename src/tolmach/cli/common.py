@@ -15,11 +15,12 @@ from pathlib import Path
 import click
 
 from tolmach.config import Config, load_config
-from tolmach.fileio import write_atomic
+from tolmach.fileio import error_message, write_atomic
 
 __all__ = [
     "AppState",
     "emit",
+    "error_line",
     "locale_option",
     "pass_state",
     "report_file",
@@ -36,12 +37,14 @@ EXPECTED_ERRORS = frozenset(
         "CheckError",
         "ConfigError",
         "GlossaryError",
+        "OutsideError",
         "ProjectLocked",
         "PublishError",
         "SourceError",
         "TmxError",
         "TranslationMemoryError",
         "ValueError",
+        "WriteError",
     }
 )
 
@@ -77,10 +80,17 @@ def reports_errors(func):
             return func(*args, **kwargs)
         except Exception as exc:
             if any(cls.__name__ in EXPECTED_ERRORS for cls in type(exc).__mro__):
-                raise click.ClickException(str(exc)) from None
+                raise click.ClickException(error_line(exc)) from None
             raise
 
     return wrapper
+
+
+def error_line(exc: Exception) -> str:
+    """The error as one line, its file named relative to the project root."""
+    context = click.get_current_context(silent=True)
+    state = context.find_object(AppState) if context is not None else None
+    return error_message(exc, state.root) if state is not None else str(exc)
 
 
 def locale_option(func):

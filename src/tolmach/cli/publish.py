@@ -17,31 +17,93 @@ from tolmach.cli.common import AppState, reports_errors, shown
 __all__ = ["preview", "publish", "screenshots"]
 
 
+GENERATORS = ("mkdocs", "hugo", "vitepress", "docusaurus")
+
+
 @click.command()
 @click.option("-o", "--output", type=click.Path(file_okay=False, path_type=Path),
               help="Folder of the site (default: <output-dir>/site of the project).")
 @click.option("-l", "--locale", "locales", multiple=True, metavar="LOCALE",
-              help="Target locale (repeatable); default: all configured locales.")
+              help="Rebuild only this locale's pages (repeatable); the index, switchers, "
+                   "feeds and sitemap still list every published page.")
+@click.option("--threshold", type=click.FloatRange(0, 100), metavar="PERCENT",
+              help="Minimum share of source words translated (default: the project's).")
+@click.option("--allow-errors", is_flag=True,
+              help="Publish translations with check errors too (each is reported).")
+@click.option("--review", "review", type=click.Choice(["separate", "in-site", "none"]),
+              default="separate", show_default=True,
+              help="Reviewer pages: in <output-dir>/review, inside the site, or none.")
+@click.option("--no-search", is_flag=True, help="No Pagefind search index.")
+@click.option("--to", "export", type=(click.Choice(GENERATORS), click.Path(file_okay=False,
+              path_type=Path)), metavar="GENERATOR DIR", default=None,
+              help="Instead of a site, write the localized Markdown into DIR in the i18n "
+                   "layout of mkdocs, hugo, vitepress or docusaurus, plus its config snippet.")
 @reports_errors
-def publish(output: Path | None, locales: tuple[str, ...]) -> None:
-    """Publish the articles as a static HTML site, in every language.
+def publish(output: Path | None, locales: tuple[str, ...], threshold: float | None,
+            allow_errors: bool, review: str, no_search: bool,
+            export: tuple[str, Path] | None) -> None:
+    """Publish the verified translations as a static HTML site, in every language.
 
     \b
-    Incomplete catalogs are fine: untranslated passages show the source text and the
-    page says how much is translated and whether the translation is outdated.
+    A translation is published when it reaches the threshold and has no check errors;
+    the others are listed with the reason, and their reviewer pages say what to fix.
     Examples:
       tolmach publish                  # output/site/index.html, <locale>/<doc>.html
-      tolmach publish -l de -o public
+      tolmach publish -l de            # rebuild German pages; lists stay complete
+      tolmach publish --review in-site -o public
+      tolmach publish --to mkdocs site-src/   # Markdown for mkdocs-static-i18n
     """
-    from tolmach.publish.site import render_site, write_site
+    from tolmach.publish.site import PublishOptions, publish_site, site_folder
 
     state = click.get_current_context().find_object(AppState)
     project = state.project()
-    out = output or project.config.output_path / "site"
-    files = render_site(project, locales)
-    changed = write_site(files, out)
-    click.echo(f"{shown(out, state.root)}: {len(files)} files, {len(changed)} changed")
-    click.echo(f"  open {shown(out / 'index.html', state.root)}")
+    if export is not None:
+        _export(project, state.root, *export, locales, threshold, allow_errors)
+        return
+    out = site_folder(project, output)
+    review_dir = {"separate": project.config.output_path / "review",
+                  "in-site": out / "review", "none": None}[review]
+    options = PublishOptions(locales=locales, threshold=threshold, allow_errors=allow_errors,
+                             review=review_dir, search=False if no_search else None)
+    report = publish_site(project, out, options)
+    _print_report(report, state.root, review_dir)
+
+
+def _print_report(report, root: Path, review_dir: Path | None) -> None:
+    removed = f", {len(report.removed)} removed" if report.removed else ""
+    click.echo(f"{shown(report.out_dir, root)}: {report.files} files, "
+               f"{len(report.written)} changed{removed}")
+    counts: dict[str, int] = {}
+    for outcome in report.published:
+        counts[outcome.language.code] = counts.get(outcome.language.code, 0) + 1
+    click.echo("  published: " + ", ".join(f"{code} {n}" for code, n in counts.items()))
+    for outcome in report.withheld:
+        click.echo(f"  not published: {outcome.language.code}/{outcome.doc.name} "
+                   f"({outcome.verdict.reason})")
+    for outcome in report.published:
+        if outcome.verdict.forced:
+            click.echo(f"Warning: {outcome.language.code}/{outcome.doc.name} is published with "
+                       f"{outcome.verdict.errors} check error(s) (--allow-errors)", err=True)
+    for note in report.notes:
+        click.echo(f"  note: {note}")
+    if review_dir is not None and review_dir.is_dir():
+        click.echo(f"  reviewer pages: {shown(review_dir / 'index.html', root)}")
+    click.echo(f"  open {shown(report.out_dir / 'index.html', root)}")
+
+
+def _export(project, root: Path, generator: str, folder: Path,
+            locales: tuple[str, ...], threshold: float | None, allow_errors: bool) -> None:
+    from tolmach.publish.export import export_site
+
+    result = export_site(project, generator, folder, locales=locales, threshold=threshold,
+                         allow_errors=allow_errors)
+    click.echo(f"{shown(folder, root)}: {generator} layout, {len(result.pages)} pages, "
+               f"{len(result.assets)} assets, {len(result.written)} changed")
+    for outcome in result.withheld:
+        click.echo(f"  not exported: {outcome.language.code}/{outcome.doc.name} "
+                   f"({outcome.verdict.reason})")
+    click.echo(f"  config: {shown(result.config_file, root)} (merge it into your "
+               f"{result.config_target})")
 
 
 @click.command()
@@ -90,22 +152,23 @@ def preview(locale: str, port: int) -> None:
 @reports_errors
 def screenshots(output: Path, locales: tuple[str, ...], width: int, height: int,
                 full_page: bool) -> None:
-    """Publish into a temporary folder and save PNGs of the index, one article per
-    language and the reviewer pages (needs headless Chromium).
+    """Publish into a temporary folder and save PNGs of the index and one article per
+    published language (needs headless Chromium).
 
     \b
     Example:
       tolmach screenshots -o screenshots/
     """
     from tolmach.publish.screenshots import screenshot_targets, take_screenshots
-    from tolmach.publish.site import render_site, write_site
+    from tolmach.publish.site import PublishOptions, publish_site
 
     state = click.get_current_context().find_object(AppState)
     project = state.project()
     out = output if output.is_absolute() else Path.cwd() / output
     with tempfile.TemporaryDirectory(prefix="tolmach-site-") as folder:
-        write_site(render_site(project, locales), Path(folder))
-        written = take_screenshots(Path(folder), screenshot_targets(project, locales), out,
+        publish_site(project, Path(folder), PublishOptions(search=False))
+        targets = screenshot_targets(project, locales, Path(folder))
+        written = take_screenshots(Path(folder), targets, out,
                                    width=width, height=height, full_page=full_page)
     for path in written:
         click.echo(shown(path, Path.cwd()))

@@ -12,6 +12,8 @@ from pathlib import Path
 import click
 
 from tolmach.catalog.pofile import CatalogError
+from tolmach.cli.common import error_line
+from tolmach.fileio import WriteError, write_error
 from tolmach.memory.compendium import read_compendium
 from tolmach.memory.store import (
     CACHE_FILE,
@@ -22,7 +24,7 @@ from tolmach.memory.store import (
 )
 from tolmach.memory.tmx import TmxError, write_tmx
 
-_ERRORS = (TranslationMemoryError, TmxError, CatalogError)
+_ERRORS = (TranslationMemoryError, TmxError, CatalogError, WriteError)
 
 
 def _project() -> tuple[Path, str, str]:
@@ -50,7 +52,7 @@ def _open() -> TranslationMemory:
     try:
         return project_memory(root, source, locales)
     except _ERRORS as error:
-        raise click.ClickException(str(error)) from error
+        raise click.ClickException(error_line(error)) from error
 
 
 @click.group()
@@ -88,7 +90,7 @@ def search(text: str, locale: str, threshold: float, limit: int) -> None:
         try:
             matches = memory.search(text, locale, threshold=threshold, limit=limit)
         except _ERRORS as error:
-            raise click.ClickException(str(error)) from error
+            raise click.ClickException(error_line(error)) from error
     if not matches:
         click.echo(f"No translation into {locale} at {threshold:.0%} or more.")
         return
@@ -122,7 +124,7 @@ def export(file_format: str, output: Path, locale: str | None) -> None:
         try:
             written = write_tmx(memory.units(locale), output, source)
         except _ERRORS as error:
-            raise click.ClickException(str(error)) from error
+            raise click.ClickException(error_line(error)) from error
     click.echo(f"Wrote {written} translation units to {output} ({file_format.upper()} 1.4b).")
 
 
@@ -139,12 +141,12 @@ def import_(file: Path) -> None:
     try:
         units = read_compendium(file, source)
     except _ERRORS as error:
-        raise click.ClickException(str(error)) from error
+        raise click.ClickException(error_line(error)) from error
     with _open() as memory:
         try:
             added = memory.import_units(file.name, units)
         except _ERRORS as error:
-            raise click.ClickException(str(error)) from error
+            raise click.ClickException(error_line(error)) from error
     click.echo(f"Imported {added} translation units from {file.name}.")
 
 
@@ -159,11 +161,15 @@ def rebuild() -> None:
     root, source, locales = _project()
     database = root / CACHE_FILE
     for leftover in (database, Path(f"{database}-wal"), Path(f"{database}-shm")):
-        leftover.unlink(missing_ok=True)
+        try:
+            leftover.unlink(missing_ok=True)
+        except OSError as error:
+            failure = write_error(leftover, error, "the memory is as it was")
+            raise click.ClickException(error_line(failure)) from None
     try:
         with TranslationMemory(database, source) as memory:
             read = memory.refresh(project_catalogs(root, locales))
             count = memory.count()
     except _ERRORS as error:
-        raise click.ClickException(str(error)) from error
+        raise click.ClickException(error_line(error)) from error
     click.echo(f"Rebuilt the translation memory: {count} segments from {read} catalogs.")

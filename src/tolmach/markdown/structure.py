@@ -151,11 +151,13 @@ def structure_differences(
     origin: Sequence[int] | None = None,
     front_matter_keys: Sequence[str] = (),
     translatable_html: bool = False,
+    same_image: Callable[[str, str], bool] | None = None,
 ) -> list[Difference]:
     """How ``built`` differs from ``source`` in structure; empty when it does not.
 
     ``origin[i]`` is the source line that built line ``i`` comes from; without it the
-    texts are compared line for line.
+    texts are compared line for line. ``same_image(old, new)`` tells whether the image
+    ``new`` may stand for the source's ``old`` (a localized variant of it).
     """
     options = {"front_matter_keys": front_matter_keys, "translatable_html": translatable_html}
     src = source if isinstance(source, Fingerprint) else fingerprint(source, parser, **options)
@@ -167,8 +169,40 @@ def structure_differences(
     for line in sorted(expected.keys() | found.keys()):
         there, here = expected.get(line, []), found.get(line, [])
         if [c.shape for c in there] != [c.shape for c in here]:
+            if same_image is not None:
+                here = _with_image_variants(there, here, same_image)
+                if [c.shape for c in there] == [c.shape for c in here]:
+                    continue
             differences.append(_difference(line, there, here))
     return differences
+
+
+def _with_image_variants(
+    expected: list[Construct], found: list[Construct], same_image: Callable[[str, str], bool]
+) -> list[Construct]:
+    """``found`` with each image that stands for a lost source image (``same_image``)
+    counted as that image, block by block."""
+    if len(expected) != len(found):
+        return found
+    result = []
+    for a, b in zip(expected, found, strict=True):
+        if a.shape != b.shape and a.shape[0] == b.shape[0] == "inline":
+            b = b._replace(shape=("inline", _images_as(a.shape[1], b.shape[1], same_image)))
+        result.append(b)
+    return result
+
+
+def _images_as(expected: tuple, found: tuple, same_image: Callable[[str, str], bool]) -> tuple:
+    lost = list((Counter(expected) - Counter(found)).elements())
+    atoms = list(found)
+    for index, (kind, value) in enumerate(atoms):
+        if kind != "image" or (kind, value) in expected:
+            continue
+        old = next((o for o in lost if o[0] == "image" and same_image(o[1], value)), None)
+        if old is not None:
+            atoms[index] = old
+            lost.remove(old)
+    return tuple(sorted(atoms))
 
 
 def _same(src: Fingerprint, out: Fingerprint, origin: Sequence[int] | None) -> bool:

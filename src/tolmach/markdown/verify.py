@@ -134,16 +134,33 @@ class Verifier:
     def source_line_starts(self) -> list[int]:
         return _line_starts(self.document.text)
 
-    def build(self, translations: Lookup, *, force: bool = False) -> VerifiedBuild:
-        """The document with ``translations``, every offending one on its source text."""
-        return _Attribution(self, translations, force).run()
+    def build(
+        self,
+        translations: Lookup,
+        *,
+        force: bool = False,
+        same_image: Callable[[str, str], bool] | None = None,
+    ) -> VerifiedBuild:
+        """The document with ``translations``, every offending one on its source text.
 
-    def differences(self, assembly: Assembly) -> tuple[list[Difference], dict[int, int]]:
+        ``same_image(old, new)``: may an image point to ``new`` where the source has
+        ``old`` (a localized variant of the picture)?
+        """
+        return _Attribution(self, translations, force, same_image).run()
+
+    def differences(
+        self, assembly: Assembly, same_image: Callable[[str, str], bool] | None = None
+    ) -> tuple[list[Difference], dict[int, int]]:
         """How the structure of an assembled text differs from the source's, and its
         injected lines (see :meth:`origins`)."""
         origin, injected = self.origins(assembly)
         found = structure_differences(
-            self.source, assembly.text, self.parser, origin=origin, **self.options
+            self.source,
+            assembly.text,
+            self.parser,
+            origin=origin,
+            same_image=same_image,
+            **self.options,
         )
         return found, injected
 
@@ -199,8 +216,15 @@ def _line_starts(text: str) -> list[int]:
 class _Attribution:
     """One verified build: the rounds of blame, then the acquittal of suspects."""
 
-    def __init__(self, verifier: Verifier, translations: Lookup, force: bool) -> None:
+    def __init__(
+        self,
+        verifier: Verifier,
+        translations: Lookup,
+        force: bool,
+        same_image: Callable[[str, str], bool] | None,
+    ) -> None:
         self.verifier = verifier
+        self.same_image = same_image
         self.lookup = translations.get if isinstance(translations, Mapping) else translations
         self.force = force
         self.keep: set[int] = set()
@@ -221,11 +245,11 @@ class _Attribution:
 
     def run(self) -> VerifiedBuild:
         assembly = self.assemble(self.keep)
-        differences, injected = self.verifier.differences(assembly)
+        differences, injected = self.verifier.differences(assembly, self.same_image)
         while differences:
             self.blame(assembly, differences, injected)
             assembly = self.assemble(self.keep)
-            differences, injected = self.verifier.differences(assembly)
+            differences, injected = self.verifier.differences(assembly, self.same_image)
         assembly = self.acquit(assembly)
         for index, diffs in self.blamed.items():
             self.rejected.setdefault(index, tuple(diffs))
@@ -274,7 +298,7 @@ class _Attribution:
             trials += 1
             trial = self.keep - set(group)
             assembly = self.assemble(trial)
-            differences, _ = self.verifier.differences(assembly)
+            differences, _ = self.verifier.differences(assembly, self.same_image)
             if not differences:
                 self.keep = trial
                 clean = assembly

@@ -48,7 +48,7 @@ def read_compendium(path: Path, source_locale: str) -> list[TranslationUnit]:
     locale = po.metadata.get("Language", "").strip()
     if not locale:
         raise TranslationMemoryError(
-            f"{path}: no Language header, so the language of its translations is unknown"
+            path, "no Language header, so the language of its translations is unknown"
         )
     units = [
         TranslationUnit(
@@ -75,7 +75,8 @@ def _check_source_script(path: Path, sources: list[str], source_locale: str) -> 
     dominant, count = scripts.most_common(1)[0]
     if dominant != expected and count > sum(scripts.values()) / 2:
         raise TranslationMemoryError(
-            f"{path}: its source strings are in {dominant.title()} script, but the project "
+            path,
+            f"its source strings are in {dominant.title()} script, but the project "
             f"translates from {source_locale} ({expected.title()}): not a compendium for "
             "this project"
         )

@@ -12,6 +12,7 @@ score the short list with the similarity `tolmach.catalog.merge` uses.
 
 from __future__ import annotations
 
+import shutil
 import sqlite3
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
@@ -23,6 +24,7 @@ from rapidfuzz import fuzz
 
 from tolmach.catalog.pofile import read_po
 from tolmach.catalog.similarity import tokens
+from tolmach.fileio import ensure_inside
 from tolmach.memory.tmx import TranslationUnit
 
 T = TypeVar("T")
@@ -51,11 +53,26 @@ CREATE TABLE IF NOT EXISTS token_counts (
     language TEXT NOT NULL, token TEXT NOT NULL, df INTEGER NOT NULL,
     PRIMARY KEY (language, token)) WITHOUT ROWID;
 """
+#: SQLite's words for a disk that cannot take the memory, and what to tell the user.
+_STORAGE_PROBLEMS = {
+    "disk is full": "no space left on the device for the translation memory; "
+    "free some space and run the command again (nothing was changed)",
+    "readonly": "the translation memory cannot be written (a read-only file system or no "
+    "permission); make the folder writable and run the command again",
+    "unable to open": "the translation memory cannot be created or opened (a read-only file "
+    "system, no permission or no such folder); make the folder writable and run the command again",
+}
+_NOT_FOLLOWED = "nothing is read or written through it"
+_ROOM_NEEDED = 1 << 20  # less free space than this, and an I/O error means a full disk
 _COUNT = "INSERT INTO token_counts VALUES (?, ?, ?) ON CONFLICT DO UPDATE SET df = df + excluded.df"
 
 
 class TranslationMemoryError(Exception):
     """The memory cannot be used: locked, corrupt, or fed a file it cannot take."""
+
+    def __init__(self, path: Path | str, message: str) -> None:
+        self.path, self.line, self.message = str(path), None, message
+        super().__init__(f"{path}: {message}")
 
 
 @dataclass(frozen=True)
@@ -86,12 +103,21 @@ class TranslationMemory:
     def __init__(self, path: Path, source_locale: str = "ru", timeout: float = 2.0) -> None:
         self.path = Path(path)
         self.source_locale = source_locale
-        self.path.parent.mkdir(parents=True, exist_ok=True)
         try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
             self.db = sqlite3.connect(self.path, timeout=timeout, isolation_level=None)
+        except OSError as error:
+            problem = f"{error.strerror or error}".lower()
+            raise TranslationMemoryError(
+                self.path, f"the translation memory cannot be created ({problem})"
+            ) from error
         except sqlite3.Error as error:
             raise self._explain(error) from error
-        self._guarded(self._prepare)
+        try:
+            self._guarded(self._prepare)
+        except BaseException:
+            self.db.close()  # an open connection would keep SQLite's journal files
+            raise
 
     def __enter__(self) -> Self:
         return self
@@ -107,13 +133,34 @@ class TranslationMemory:
         text = str(error)
         if "locked" in text or "busy" in text:
             return TranslationMemoryError(
-                f"{self.path}: the translation memory is locked by another process "
-                "(another tolmach running?); try again when it has finished"
+                self.path,
+                "the translation memory is locked by another process "
+                "(another tolmach running?); try again when it has finished",
+            )
+        name = getattr(error, "sqlite_errorname", "")
+        if name == "SQLITE_FULL" or (name.startswith("SQLITE_IOERR") and self._disk_full()):
+            return TranslationMemoryError(self.path, _STORAGE_PROBLEMS["disk is full"])
+        for clue, problem in _STORAGE_PROBLEMS.items():
+            if clue in text:
+                return TranslationMemoryError(self.path, problem)
+        if name.startswith("SQLITE_IOERR"):
+            return TranslationMemoryError(
+                self.path,
+                f"the translation memory cannot be written ({text}); check the disk and "
+                "run the command again (nothing was changed)",
             )
         return TranslationMemoryError(
-            f"{self.path}: the translation memory cannot be read ({text}); "
-            "run `tolmach tm rebuild` to recreate it"
+            self.path,
+            f"the translation memory cannot be read ({text}); "
+            "run `tolmach tm rebuild` to recreate it",
         )
+
+    def _disk_full(self) -> bool:
+        """SQLite reports a full disk as an I/O error when it cannot grow its shared memory."""
+        try:
+            return shutil.disk_usage(self.path.parent).free < _ROOM_NEEDED
+        except OSError:
+            return False
 
     def _guarded(self, action: Callable[..., T], *args: object) -> T:
         """Run a database action, turning SQLite errors into clear ones."""
@@ -137,8 +184,9 @@ class TranslationMemory:
             raise sqlite3.DatabaseError(f"schema {stored.get('schema')}, expected {SCHEMA_VERSION}")
         elif stored.get("source_locale") != self.source_locale:
             raise TranslationMemoryError(
-                f"{self.path}: the memory holds translations from {stored['source_locale']}, "
-                f"the project translates from {self.source_locale}; run `tolmach tm rebuild`"
+                self.path,
+                f"the memory holds translations from {stored['source_locale']}, "
+                f"the project translates from {self.source_locale}; run `tolmach tm rebuild`",
             )
 
     # ------------------------------------------------------------ filling
@@ -427,22 +475,37 @@ CACHE_FILE = Path(".tolmach-cache") / "memory.sqlite3"
 
 
 def project_catalogs(root: Path, locales_dir: str = "locales") -> list[CatalogFile]:
-    """The catalogs of a project: ``<locales>/<locale>/LC_MESSAGES/<document>.po``."""
-    found = sorted((Path(root) / locales_dir).glob("*/LC_MESSAGES/*.po"))
-    return [
-        CatalogFile(path, path.relative_to(root).as_posix(), path.parent.parent.name, path.stem)
-        for path in found
-    ]
+    """The catalogs of a project: ``<locales>/<locale>/LC_MESSAGES/<document>.po``, where a
+    document's name may hold folders (``guide/intro/index``)."""
+    locales = Path(root) / locales_dir
+    found = sorted(locales.glob("*/LC_MESSAGES/**/*.po"))
+    catalogs = []
+    for path in found:  # a catalog linked from outside is never read into the memory
+        ensure_inside(locales, path, where=f"{locales_dir}/", refused=_NOT_FOLLOWED)
+        messages = next(p for p in path.parents if p.name == "LC_MESSAGES")
+        document = path.relative_to(messages).with_suffix("").as_posix()
+        locale = messages.parent.name
+        catalogs.append(CatalogFile(path, path.relative_to(root).as_posix(), locale, document))
+    return catalogs
 
 
 def project_memory(
     root: Path, source_locale: str, locales_dir: str = "locales"
 ) -> TranslationMemory:
-    """Open the project's memory under its cache folder, brought up to date with its catalogs."""
-    memory = TranslationMemory(Path(root) / CACHE_FILE, source_locale)
+    """Open the project's memory under its cache folder, brought up to date with its catalogs.
+
+    A memory made by this call is removed again when a catalog cannot be read: bad input
+    leaves nothing behind.
+    """
+    path = Path(root) / CACHE_FILE
+    existed = path.exists()
+    memory = TranslationMemory(path, source_locale)
     try:
         memory.refresh(project_catalogs(root, locales_dir))
     except BaseException:
         memory.close()
+        if not existed:
+            for leftover in (path, Path(f"{path}-wal"), Path(f"{path}-shm")):
+                leftover.unlink(missing_ok=True)
         raise
     return memory

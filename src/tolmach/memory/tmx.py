@@ -16,6 +16,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from xml.parsers import expat
 
+from tolmach.fileio import write_atomic
+
 TOOL_VERSION = "0.1.0"
 _XML_LANG = "http://www.w3.org/XML/1998/namespace lang"
 # Characters XML 1.0 cannot carry at all; a unit holding one is left out.
@@ -69,8 +71,7 @@ def write_tmx(units: Iterable[TranslationUnit], path: Path, source_locale: str) 
         lines += _unit_lines(unit, source_locale)
         written += 1
     lines += ["  </body>", "</tmx>", ""]
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text("\n".join(lines), encoding="utf-8")
+    write_atomic(path, "\n".join(lines))
     return written
 
 

@@ -15,8 +15,9 @@ from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 from tolmach.config import load_config
+from tolmach.fileio import error_message
 from tolmach.project import Project
-from tolmach.publish.site import render_site, write_site
+from tolmach.publish.site import PublishOptions, publish_site
 
 __all__ = ["LIVE_SCRIPT", "Preview", "SiteServer", "serve_directory"]
 
@@ -134,9 +135,13 @@ class Preview:
 
     def build(self, documents: Iterable[str] | None = None) -> list[Path]:
         """Write the site for the locale (all pages, or those of ``documents``)."""
-        files = render_site(self.project(), [self.locale], documents=documents,
-                            live_reload=LIVE_SCRIPT)
-        changed = write_site(files, self.out_dir)
+        options = PublishOptions(
+            locales=(self.locale,),
+            documents=None if documents is None else frozenset(documents),
+            drafts=True,
+            live_reload=LIVE_SCRIPT,
+        )
+        changed = publish_site(self.project(), self.out_dir, options).written
         if changed:
             self.builds += 1
         return changed
@@ -166,13 +171,13 @@ class Preview:
 
     def rebuild(self, paths: Iterable[Path]) -> list[Path]:
         """Rebuild after a change; a broken file is reported, the old page stays."""
-        documents = self.affected(paths)
-        if documents is not None and not documents:
-            return []
-        try:
+        try:  # a half-saved catalog, a broken or refused source must not stop the preview
+            documents = self.affected(paths)
+            if documents is not None and not documents:
+                return []
             changed = self.build(documents)
-        except Exception as exc:  # noqa: BLE001  (a half-saved catalog must not stop the preview)
-            self.report(f"not rebuilt: {exc}")
+        except Exception as exc:  # noqa: BLE001
+            self.report(f"not rebuilt: {error_message(exc, self.root)}")
             return []
         for path in changed:
             if path.suffix == ".html":

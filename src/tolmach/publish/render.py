@@ -23,7 +23,8 @@ the class ``untranslated``, which screen readers and the stylesheet both use.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections import Counter
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from urllib.parse import unquote
 
@@ -35,9 +36,12 @@ from mdit_py_plugins.front_matter import front_matter_plugin
 __all__ = [
     "ALLOWED_SCHEMES",
     "Fallback",
+    "Heading",
+    "Rendered",
     "content_security_policy",
     "plain_text",
     "publishing_parser",
+    "render_article",
     "render_markdown",
     "safe_destination",
     "segment_key",
@@ -50,6 +54,7 @@ _SCHEME_RE = re.compile(r"^([a-z][a-z0-9+.\-]*):")
 _IGNORED_RE = re.compile(r"[\x00-\x20\x7f-\x9f\u00ad\u200b-\u200f\u2028\u2029\u2060\ufeff]+")
 _WHITESPACE_RE = re.compile(r"\s+")
 _ALIGN_RE = re.compile(r"^text-align:(left|right|center)$")
+_SLUG_DROP_RE = re.compile(r"[^\w\s-]")
 
 
 @dataclass(frozen=True)
@@ -99,14 +104,47 @@ def publishing_parser() -> MarkdownIt:
     return md
 
 
+@dataclass(frozen=True)
+class Heading:
+    """A section heading of an article, for its table of contents."""
+
+    level: int
+    text: str
+    anchor: str
+
+
+@dataclass(frozen=True)
+class Rendered:
+    """An article's HTML body and its section headings."""
+
+    html: str
+    headings: tuple[Heading, ...]
+
+
 def render_markdown(text: str, fallback: Fallback | None = None) -> str:
     """The HTML body of a Markdown document; ``fallback`` marks untranslated passages."""
+    return render_article(text, fallback).html
+
+
+def render_article(
+    text: str,
+    fallback: Fallback | None = None,
+    links: Callable[[str, str], str] | None = None,
+) -> Rendered:
+    """HTML with an ``id`` on every heading, and the headings for a table of contents.
+
+    ``links(kind, url)`` may rewrite each image source (``kind`` "image") and link
+    destination ("link"), e.g. to the published copy of an asset.
+    """
     md = _parser()
     tokens = md.parse(text.removeprefix("\ufeff"), {})  # a BOM is a signature, not text
     _align_by_class(tokens)
     if fallback is not None:
         _mark_fallbacks(tokens, fallback)
-    return md.renderer.render(tokens, md.options, {})
+    if links is not None:
+        _rewrite_links(tokens, links)
+    headings = tuple(_anchor_headings(tokens))
+    return Rendered(md.renderer.render(tokens, md.options, {}), headings)
 
 
 def plain_text(markdown_inline: str) -> str:
@@ -119,13 +157,20 @@ def plain_text(markdown_inline: str) -> str:
     return _WHITESPACE_RE.sub(" ", "".join(_texts(tokens))).strip()
 
 
-def content_security_policy(live_reload: str | None = None) -> str:
+def content_security_policy(live_reload: str | None = None, *, search: bool = False) -> str:
     """Defence in depth for every page: even markup that slipped through the renderer
-    could load and run nothing. Only a preview allows its own live-reload script."""
-    own = "'self'" if live_reload else "'none'"
+    could load and run nothing. Only a preview allows its own live-reload script, and
+    only the search pages run Pagefind's scripts and WebAssembly, all from the site."""
+    if search:
+        scripts, connect = "'self' 'wasm-unsafe-eval'", "'self'"
+    else:
+        scripts = connect = "'self'" if live_reload else "'none'"
+    # Pagefind's search box draws its magnifier as an inline SVG image.
+    worker = " worker-src 'self';" if search else ""
+    images = "'self' data:" if search else "'self' https: http:"
     return (
-        f"default-src 'none'; script-src {own}; connect-src {own}; style-src 'self'; "
-        "img-src 'self' https: http:; base-uri 'none'; form-action 'none'"
+        f"default-src 'none'; script-src {scripts}; connect-src {connect};{worker} "
+        f"style-src 'self'; img-src {images}; base-uri 'none'; form-action 'none'"
     )
 
 
@@ -163,6 +208,45 @@ def _align_by_class(tokens: list[Token]) -> None:
             if match:
                 del token.attrs["style"]
                 token.attrJoin("class", f"align-{match.group(1)}")
+
+
+def _rewrite_links(tokens: list[Token], links: Callable[[str, str], str]) -> None:
+    for token in tokens:
+        if token.type == "image":
+            token.attrSet("src", links("image", str(token.attrGet("src") or "")))
+        elif token.type == "link_open":
+            token.attrSet("href", links("link", str(token.attrGet("href") or "")))
+        if token.children:
+            _rewrite_links(token.children, links)
+
+
+def _anchor_headings(tokens: list[Token]) -> Iterable[Heading]:
+    """Give each heading an id made of its words; repeats get ``-2``, ``-3`` …"""
+    seen: Counter[str] = Counter()
+    for index, token in enumerate(tokens):
+        if token.type != "heading_open":
+            continue
+        words = plain_text_of(tokens[index + 1].children or [])
+        anchor = slug(words) or "section"
+        seen[anchor] += 1
+        if seen[anchor] > 1:
+            anchor = f"{anchor}-{seen[anchor]}"
+        token.attrSet("id", anchor)
+        yield Heading(int(token.tag[1]), words, anchor)
+
+
+def slug(text: str) -> str:
+    """An anchor of a heading's words, in any script.
+
+    >>> slug("1. Небывалый скачок: ROCm 7!"), slug("推理 与 训练")
+    ('1-небывалый-скачок-rocm-7', '推理-与-训练')
+    """
+    words = _SLUG_DROP_RE.sub("", text.lower())
+    return "-".join(words.split())
+
+
+def plain_text_of(tokens: Iterable[Token]) -> str:
+    return _WHITESPACE_RE.sub(" ", "".join(_texts(tokens))).strip()
 
 
 def _mark_fallbacks(tokens: list[Token], fallback: Fallback) -> None:

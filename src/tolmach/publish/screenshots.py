@@ -15,6 +15,7 @@ from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from tolmach.fileio import write_atomic
 from tolmach.publish.preview import serve_directory
 
 __all__ = [
@@ -99,16 +100,18 @@ def set_viewport(driver, width: int, height: int) -> None:
     )
 
 
-def screenshot_targets(project, locales: Iterable[str] = ()) -> list[tuple[str, str]]:
-    """(PNG name, site-relative URL): the index, the first article in every language,
-    and the reviewer page of every target language."""
+def screenshot_targets(project, locales: Iterable[str] = (),
+                       site_dir: Path | None = None) -> list[tuple[str, str]]:
+    """(PNG name, site-relative URL): the index and the first article in every language;
+    with ``site_dir``, only pages that were published there."""
     source = project.config.source_locale
     targets = [c for c in project.select_locales(tuple(locales)) if c != source]
     shots = [("index.png", "index.html")]
     if project.documents:
         first = project.documents[0].name
         shots += [(f"{code}-{first}.png", f"{code}/{first}.html") for code in (source, *targets)]
-    shots += [(f"review-{code}.png", f"review/{code}.html") for code in targets]
+    if site_dir is not None:
+        shots = [(name, url) for name, url in shots if (site_dir / url).is_file()]
     return shots
 
 
@@ -131,7 +134,7 @@ def take_screenshots(
                 tall = driver.execute_script("return document.documentElement.scrollHeight")
                 set_viewport(driver, width, max(height, int(tall)))
             path = out_dir / name
-            path.write_bytes(driver.get_screenshot_as_png())
+            write_atomic(path, driver.get_screenshot_as_png())
             set_viewport(driver, width, height)
             written.append(path)
     return written

@@ -1,53 +1,64 @@
-"""Documents × locales → a static HTML site: article pages, an index, reviewer pages.
+"""Documents × locales → a static multilingual site that holds only verified pages.
 
-Every configured locale gets a page for every document, however little is translated:
-untranslated, fuzzy and missing passages fall back to the source text, and the page
-says so (a *partial* notice with the percentage, an *outdated* notice when the source
-changed since the translation was made). Each page names the source revision it was
-built from: the first hex digits of the SHA-256 of the source file.
+Publishing runs in two passes over the documents, one document at a time, so memory
+holds a line of facts per page rather than the site:
 
-Output is deterministic: the same sources and catalogs give the same bytes (no dates
-but the catalogs' own ``PO-Revision-Date``, everything in configured order), and
-unchanged files are not rewritten.
+1. **judge**: every document in every configured locale is read, checked and given a
+   :class:`~tolmach.publish.gate.Verdict`; its links and assets are resolved (a missing
+   file stops publishing before anything is written);
+2. **write**: the pages of the locales being rebuilt (``-l``; default all) are rendered
+   and written one by one; a page of another locale is rewritten only when what it
+   links to changed. Pages no longer published are removed.
+
+Then the index, one article list, Atom feed and search page per locale, ``sitemap.xml``
+and the Pagefind search index are written from the verdicts, so they always list every
+published page, whatever ``-l`` rebuilt. Reviewer pages (source and translation side by
+side with the findings) go to their own folder, outside the public site unless asked.
+
+Output is deterministic: the same sources and catalogs give the same bytes (dates come
+from front matter and the catalogs' ``PO-Revision-Date``), and unchanged files are not
+rewritten.
 """
 
 from __future__ import annotations
 
 import hashlib
-import math
-from collections import Counter
-from collections.abc import Iterable
-from dataclasses import dataclass
-from functools import lru_cache
-from importlib import resources
+import os
+import re
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
 from pathlib import Path
 
-import polib
-from babel import Locale
-from babel.core import parse_locale
-from jinja2 import Environment, PackageLoader, StrictUndefined
+from jinja2 import Environment
 from markupsafe import Markup
 
-from tolmach.catalog.status import translations_of, word_count
-from tolmach.fileio import write_atomic
-from tolmach.markdown.document import Document, Segment
-from tolmach.markdown.verify import VerifiedBuild, verified_build
+from tolmach.catalog.status import translations_of
+from tolmach.fileio import ensure_inside, write_atomic
+from tolmach.markdown.verify import VerifiedBuild
 from tolmach.project import SourceDocument
-from tolmach.publish.render import (
-    Fallback,
-    content_security_policy,
-    plain_text,
-    render_markdown,
-    segment_key,
+from tolmach.publish.gate import Verdict, error_count, judge
+from tolmach.publish.interface import Interface, interface_for
+from tolmach.publish.links import ASSETS, SiteFiles, copy_if_changed
+from tolmach.publish.pages import (
+    REVISION_LENGTH,
+    Language,
+    Page,
+    fallback_of,
+    language,
+    source_page,
+    translated_page,
 )
+from tolmach.publish.render import content_security_policy, render_article
+from tolmach.publish.search import index_search, search_available
+from tolmach.publish.templating import Listed, contents, environment, static_text
+from tolmach.publish.web import FeedEntry, SitemapEntry, absolute, atom_feed, sitemap, url_path
 
-__all__ = ["Language", "PublishError", "language", "publish_site", "render_site",
-           "source_revision", "write_site"]
+__all__ = ["Outcome", "PublishError", "PublishOptions", "PublishReport", "language", "publish_site",
+           "site_folder", "verified_pages"]
 
-REVISION_LENGTH = 12
 STATIC_FILES = ("site.css", "favicon.svg")
-TRANSLATED, FUZZY, UNTRANSLATED, MISSING = "translated", "fuzzy", "untranslated", "missing"
-_FRONT_MATTER = "front matter: "
+SEARCH_SCRIPT = "search.js"
+_LINKS_META = re.compile(r'<meta name="tolmach-links" content="([0-9a-f]+)">')
 
 
 class PublishError(Exception):
@@ -55,390 +66,560 @@ class PublishError(Exception):
 
 
 @dataclass(frozen=True)
-class Language:
-    """A locale as a page shows it: its code, BCP 47 tag, own name and direction."""
+class PublishOptions:
+    """What to publish and how; the defaults publish every verified page."""
 
-    code: str
-    tag: str
-    name: str
-    english: str
-    direction: str
-
-
-def language(code: str) -> Language:
-    """Names from Babel, built from the parts the code spells out, so ``zh_CN`` is
-    "中文 (中国)" rather than the script-qualified "中文 (简体, 中国)".
-
-    >>> language("de").name, language("ar").direction, language("zh_CN").tag
-    ('Deutsch', 'rtl', 'zh-CN')
-    """
-    lang, territory, script, _ = parse_locale(code)
-    own = Locale.parse(code)
-    english = Locale("en")
-    return Language(
-        code=code,
-        tag=code.replace("_", "-"),
-        name=_display_name(own, lang, script, territory),
-        english=_display_name(english, lang, script, territory),
-        direction=own.text_direction,
-    )
+    locales: tuple[str, ...] = ()  # locales whose pages are rebuilt; () = all configured
+    documents: frozenset[str] | None = None  # only these documents' pages are rebuilt
+    threshold: float | None = None  # default: the project's threshold
+    allow_errors: bool = False  # publish pages with check errors too (loudly)
+    drafts: bool = False  # every page, whatever its state (the translator's preview)
+    review: Path | None = None  # folder for reviewer pages; None: no reviewer pages
+    search: bool | None = None  # Pagefind index; default: the project's ``search`` setting
+    live_reload: str | None = None  # preview only: URL of the reload script
 
 
-def _display_name(locale: Locale, lang: str, script: str | None, territory: str | None) -> str:
-    name = locale.languages.get(lang, lang)
-    details = [d for d in (locale.scripts.get(script or ""), locale.territories.get(territory or ""))
-               if d]
-    name = name[:1].upper() + name[1:]
-    return f"{name} ({', '.join(details)})" if details else name
-
-
-def source_revision(path: Path) -> str:
-    """The revision a page was built from: a short SHA-256 of the source file's bytes."""
-    return hashlib.sha256(path.read_bytes()).hexdigest()[:REVISION_LENGTH]
-
-
-# --- the model of a page ----------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Passage:
-    """One segment on one page: what the catalog holds for it and what checks found."""
-
-    segment: Segment
-    status: str
-    translation: str | None = None
-    findings: tuple = ()
-
-    @property
-    def worst(self) -> str | None:
-        severities = {f.severity for f in self.findings if not f.waived}
-        return next((s for s in ("error", "warning") if s in severities), None)
-
-
-@dataclass(frozen=True)
-class Progress:
-    """How much of a page is translated, counted over its distinct source texts."""
-
-    translated_words: int
-    total_words: int
-    translated: int
-    fuzzy: int
-    missing: int
-    untranslated: int
-
-    @property
-    def total(self) -> int:
-        return self.translated + self.fuzzy + self.missing + self.untranslated
-
-    @property
-    def fallbacks(self) -> int:
-        return self.total - self.translated
-
-    @property
-    def complete(self) -> bool:
-        return self.fallbacks == 0
-
-    @property
-    def outdated(self) -> bool:
-        return self.fuzzy + self.missing > 0
-
-    @property
-    def percent(self) -> float:
-        if self.total_words:
-            return 100.0 * self.translated_words / self.total_words
-        return 100.0 if self.complete else 0.0
-
-    @property
-    def percent_label(self) -> str:
-        """Rounded down, so an incomplete page never claims 100 %."""
-        shown = math.floor(self.percent)
-        return f"{min(shown, 99) if not self.complete else 100}%"
-
-
-@dataclass(frozen=True)
-class Page:
-    """One document in one language, ready for the templates."""
+@dataclass
+class Outcome:
+    """One document in one language: the facts the index, switchers and feeds need."""
 
     doc: SourceDocument
     language: Language
+    verdict: Verdict
     title: str
     description: str | None
-    markdown: str
-    revision: str
-    passages: tuple[Passage, ...] = ()
-    progress: Progress | None = None  # None: the source page
-    catalog_revised: str | None = None
-    catalog_findings: tuple = ()
-    has_catalog: bool = False
+    updated: str | None
+    percent_label: str | None  # None: the original
+    state: str
+    fingerprint: str = ""
 
     @property
-    def url(self) -> str:
+    def site_path(self) -> str:
         return f"{self.language.code}/{self.doc.name}.html"
 
-    @property
-    def state(self) -> str:
-        if self.progress is None:
-            return "source"
-        if self.progress.outdated:
-            return "outdated"
-        return "complete" if self.progress.complete else "partial"
+
+@dataclass
+class PublishReport:
+    """What a publish did: files written and removed, and every page's verdict."""
+
+    out_dir: Path
+    written: list[Path] = field(default_factory=list)
+    removed: list[Path] = field(default_factory=list)
+    outcomes: list[Outcome] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    files: int = 0  # of the site
+    reviewed: list[Path] = field(default_factory=list)  # reviewer pages written
 
     @property
-    def state_label(self) -> str:
-        return {"source": "original", "complete": "complete"}.get(self.state, self.state)
+    def published(self) -> list[Outcome]:
+        return [o for o in self.outcomes if o.verdict.published]
+
+    @property
+    def withheld(self) -> list[Outcome]:
+        return [o for o in self.outcomes if not o.verdict.published]
 
 
-def source_page(doc, document: Document, lang: Language) -> Page:
-    """The original: no notices, no fallbacks, the revision it was built from."""
-    return Page(
-        doc=doc,
-        language=lang,
-        title=_title(document, {}) or doc.name,
-        description=_text_of(document, f"{_FRONT_MATTER}description", {}),
-        markdown=document.text,
-        revision=source_revision(doc.path),
-    )
+def publish_site(project, out_dir: Path | None = None,
+                 options: PublishOptions | None = None) -> PublishReport:
+    """Publish the project's verified pages into ``out_dir`` (default:
+    ``<output-dir>/site``); see the module docstring."""
+    return _Publisher(project, site_folder(project, out_dir), options or PublishOptions()).run()
 
 
-def translated_page(
-    doc,
-    document: Document,
-    lang: Language,
-    po: polib.POFile | None,
-    findings: list,
-    verified: VerifiedBuild | None = None,
-) -> Page:
-    """A page in ``lang``: the catalog's published translations, the source elsewhere.
+def site_folder(project, chosen: Path | None = None) -> Path:
+    """Where the site goes: ``chosen`` (relative to the current folder) or ``<output-dir>/site``.
 
-    Only a verified build is published: a translation that would change the document's
-    structure is shown in the source language, as an untranslated passage.
+    A folder named inside the project stays inside it: one that a symbolic link leads out
+    of the project is refused, as ``build`` refuses its outputs. A folder the user names
+    outside the project is theirs to choose.
     """
-    translations = translations_of(po) if po is not None else {}
-    if verified is None:
-        verified = verified_build(document, translations)
-    rejected = frozenset(r.segment.text for r in verified.rejected)
-    passages = tuple(_passages(document, po, findings, rejected))
-    texts = {segment.text for segment in document.segments}
-    catalog_findings = tuple(
-        f for f in findings if not _is_entry_finding(f) or f.msgid not in texts
-    )
-    revised = po.metadata.get("PO-Revision-Date", "") if po is not None else ""
-    return Page(
-        doc=doc,
-        language=lang,
-        title=_title(document, translations) or doc.name,
-        description=_text_of(document, f"{_FRONT_MATTER}description", translations),
-        markdown=verified.text,
-        revision=source_revision(doc.path),
-        passages=passages,
-        progress=_progress(passages),
-        catalog_revised=None if not revised or revised.startswith("YEAR") else revised,
-        catalog_findings=catalog_findings,
-        has_catalog=po is not None,
-    )
+    folder = Path(os.path.abspath(chosen if chosen is not None else
+                                  project.config.output_path / "site"))
+    root = Path(os.path.abspath(project.root))
+    if folder == root or root in folder.parents:
+        ensure_inside(root, folder, where="the project", refused="nothing is written through it")
+    return folder
 
 
-def _passages(
-    document: Document, po: polib.POFile | None, findings: list, rejected: frozenset[str]
-) -> Iterable[Passage]:
-    entries: dict[str, polib.POEntry] = {}
-    for entry in po or ():
-        if not entry.obsolete and not entry.msgctxt:
-            entries.setdefault(entry.msgid, entry)
-    by_msgid: dict[str, list] = {}
-    for finding in findings:
-        if _is_entry_finding(finding):
-            by_msgid.setdefault(finding.msgid, []).append(finding)
-    for segment in document.segments:
-        entry = entries.get(segment.text)
-        status, text = _status(entry)
-        if status == TRANSLATED and segment.text in rejected:
-            status = UNTRANSLATED  # the build kept the source text: it changed the structure
-        yield Passage(segment, status, text, tuple(by_msgid.get(segment.text, ())))
+def _inside_folder(folder: Path, path: Path, where: str) -> Path:
+    """``path``, unless a symbolic link inside ``folder`` would put it elsewhere."""
+    return ensure_inside(folder, path, where=where, refused="nothing is written through it")
 
 
-def _status(entry: polib.POEntry | None) -> tuple[str, str | None]:
-    if entry is None:
-        return MISSING, None
-    if "fuzzy" in entry.flags:
-        return FUZZY, entry.msgstr or None
-    if entry.msgstr and not entry.msgid_plural:
-        return TRANSLATED, entry.msgstr
-    return UNTRANSLATED, None
+def verified_pages(project, *, threshold: float | None = None,
+                   allow_errors: bool = False) -> Iterator[tuple[Page, Verdict]]:
+    """Every document in every configured language with its verdict, one document at a
+    time (the source page first): what an export to a site generator writes."""
+    options = PublishOptions(threshold=threshold, allow_errors=allow_errors, search=False)
+    publisher = _Publisher(project, project.config.output_path / "site", options)
+    for doc in project.documents:
+        document = project.load(doc)
+        for page in publisher._pages(doc, document):
+            yield page, publisher._verdict(page)
+        publisher.findings.clear()
+        publisher.verified.clear()
 
 
-def _progress(passages: Iterable[Passage]) -> Progress:
-    """Counted over distinct texts and weighted by source words, like ``tolmach stats``."""
-    status_of: dict[str, str] = {}
-    for passage in passages:
-        status_of.setdefault(passage.segment.text, passage.status)
-    counts = Counter(status_of.values())
-    return Progress(
-        translated_words=sum(word_count(t) for t, s in status_of.items() if s == TRANSLATED),
-        total_words=sum(word_count(t) for t in status_of),
-        translated=counts[TRANSLATED], fuzzy=counts[FUZZY],
-        missing=counts[MISSING], untranslated=counts[UNTRANSLATED],
-    )
+class _Publisher:
+    def __init__(self, project, out_dir: Path, options: PublishOptions):
+        config = project.config
+        self.project, self.out, self.options = project, out_dir, options
+        self.source = language(config.source_locale)
+        requested = project.select_locales(options.locales)
+        unknown = [c for c in requested if c not in config.locales and c != self.source.code]
+        if unknown:
+            raise PublishError(f"locale {unknown[0]!r} is not configured in [tool.tolmach] "
+                               f"locales; configured: {', '.join(config.locales) or 'none'}")
+        codes = requested if options.drafts and options.locales else config.locales
+        self.targets = [language(c) for c in codes if c != self.source.code]
+        self.rebuilt = set(requested) if options.locales else {t.code for t in self.targets}
+        self.threshold = config.threshold if options.threshold is None else options.threshold
+        self.base_url = config.base_url
+        wanted = config.search if options.search is None else options.search
+        self.search = wanted and not options.drafts and search_available()
+        self.report = PublishReport(out_dir)
+        if wanted and not options.drafts and not self.search:
+            self.report.notes.append("search index skipped: the pagefind package is not installed")
+        self.outcomes: dict[tuple[str, str], Outcome] = {}
+        self.shown: list[Language] = []
+        self.findings: dict[tuple[str, str], list] = {}
+        self.verified: dict[tuple[str, str], VerifiedBuild] = {}
+        self.files = SiteFiles(project.root, project.documents, self._is_published,
+                               self.source.code, config.localized_assets, config.hashed_assets)
 
+    @property
+    def languages(self) -> list[Language]:
+        return [self.source, *self.targets]
 
-def _is_entry_finding(finding) -> bool:
-    """Catalog-wide counts belong above the passages, not next to the first one."""
-    try:
-        from tolmach.checks import CHECKS
-    except ImportError:
-        return True
-    check = CHECKS.get(finding.check)
-    return check is None or getattr(check, "per", "entry") == "entry"
+    def _is_published(self, name: str, code: str) -> bool:
+        outcome = self.outcomes.get((name, code))
+        return outcome is not None and outcome.verdict.published
 
+    def run(self) -> PublishReport:
+        self._judge_all()
+        self._refuse_links_out()
+        for doc in self.project.documents:
+            self._write_document(doc)
+        self._write_lists()
+        self._copy_assets()
+        self._writestatic_text()
+        if self.search:
+            self._index_search()
+        if self.options.review is not None:
+            self._write_review_index()
+        self._remove_stale()
+        self.report.outcomes = list(self.outcomes.values())
+        return self.report
 
-def _title(document: Document, translations: dict) -> str | None:
-    """The page title: front matter ``title``, else the first level-1 heading."""
-    return _text_of(document, f"{_FRONT_MATTER}title", translations) or _text_of(
-        document, "heading 1", translations
-    )
+    def _refuse_links_out(self) -> None:
+        """Before anything is written: no folder of the site is a link leading out of it."""
+        tops = [lang.code for lang in self.languages] + [
+            "articles", "search", "feeds", ASSETS, "pagefind", "index.html", "sitemap.xml"]
+        for name in tops:
+            _inside_folder(self.out, self.out / name, "the site folder")
+        if self.options.review is not None:
+            for lang in self.targets:
+                _inside_folder(self.options.review, self.options.review / lang.code,
+                               "the reviewer pages' folder")
 
+    # --- pass 1: verdicts ------------------------------------------------------------
 
-def _text_of(document: Document, kind: str, translations: dict) -> str | None:
-    """Plain text of the first segment of ``kind``, translated where possible."""
-    for segment in document.segments:
-        if segment.kind == kind:
-            return plain_text(translations.get(segment.text) or segment.text) or None
-    return None
+    def _judge_all(self) -> None:
+        for doc in self.project.documents:
+            document = self.project.load(doc)
+            for page in self._pages(doc, document):
+                verdict = self._verdict(page)
+                outcome = Outcome(
+                    doc, page.language, verdict, page.title, page.description, page.updated,
+                    page.progress.percent_label if page.progress else None, page.state)
+                self.outcomes[(doc.name, page.language.code)] = outcome
+        for doc in self.project.documents:  # links need every verdict first
+            document = self.project.load(doc)
+            for page in self._pages(doc, document):
+                outcome = self.outcomes[(doc.name, page.language.code)]
+                if outcome.verdict.published:
+                    outcome.fingerprint = self._fingerprint(page)
+        if self.files.problems and not self.options.drafts:
+            raise PublishError("\n".join(self.files.problems))
+        self.report.notes.extend(self.files.problems)
 
+    def _pages(self, doc: SourceDocument, document) -> Iterable[Page]:
+        yield source_page(doc, document, self.source)
+        verifier = None
+        for lang in self.targets:
+            po = self.project.read_catalog(lang.code, doc.name)
+            key = (doc.name, lang.code)
+            if key not in self.findings:  # a page's text is always the verified build
+                verifier = verifier or self.project.verifier(doc, document)
+                self.verified[key] = verifier.build(
+                    translations_of(po) if po else {},
+                    same_image=self.project.same_image(doc, lang.code),
+                )
+                self.findings[key] = self._check(lang.code, doc.name, po, self.verified[key])
+            yield translated_page(doc, document, lang, po, self.findings[key], self.verified[key])
 
-def _fallback_of(page: Page, source: Language) -> Fallback:
-    texts = frozenset(
-        segment_key(p.segment.text)
-        for p in page.passages
-        if p.status != TRANSLATED and not p.segment.kind.startswith(_FRONT_MATTER)
-    )
-    return Fallback(texts, source.tag, source.direction)
+    def _check(self, code: str, name: str, po, verified: VerifiedBuild) -> list:
+        if po is None:
+            return []
+        try:
+            import tolmach.checks  # noqa: F401
+        except ImportError as exc:
+            raise PublishError(f"publishing needs the checks (tolmach.checks), not importable: "
+                               f"{exc}") from exc
+        return list(self.project.check_catalog(code, name, po, verified=verified))
 
+    def _verdict(self, page: Page) -> Verdict:
+        if self.options.drafts:
+            return Verdict(True, errors=error_count(page) if page.progress else 0)
+        return judge(page, self.threshold, allow_errors=self.options.allow_errors)
 
-# --- the site -------------------------------------------------------------------------
+    def _fingerprint(self, page: Page) -> str:
+        """A short hash of everything a page links to: when it changes, the page is stale."""
+        hrefs = [f"{a['hreflang']} {a['href']}" for a in self._alternates(page)]
+        linker = self.files.linker(page)
+        render_article(page.markdown, None, lambda kind, url: hrefs.append(linker(kind, url)) or url)
+        return hashlib.sha256("\n".join(hrefs).encode()).hexdigest()[:16]
 
+    # --- pass 2: pages ---------------------------------------------------------------
 
-def publish_site(project, out_dir: Path, locales: Iterable[str] = ()) -> list[Path]:
-    """Write the site for ``locales`` (default: all configured) into ``out_dir``.
+    def _write_document(self, doc: SourceDocument) -> None:
+        document = None
+        for lang in self.languages:
+            outcome = self.outcomes[(doc.name, lang.code)]
+            path = self.out / outcome.site_path
+            if not outcome.verdict.published:
+                continue
+            if not self._rebuilds(outcome, path):
+                continue
+            document = document or self.project.load(doc)
+            page = self._page(doc, document, lang)
+            self._write(outcome.site_path, self._render_page(page, outcome))
+        if self.options.review is not None:
+            for lang in self.targets:
+                if lang.code in self.rebuilt and self._selected(doc):
+                    document = document or self.project.load(doc)
+                    self._write_review(self._page(doc, document, lang))
 
-    Returns every file of the site; files whose content did not change are left alone.
-    """
-    files = render_site(project, tuple(locales))
-    write_site(files, out_dir)
-    return [out_dir / name for name in files]
+    def _selected(self, doc: SourceDocument) -> bool:
+        return self.options.documents is None or doc.name in self.options.documents
 
+    def _rebuilds(self, outcome: Outcome, path: Path) -> bool:
+        """Pages of the locales being rebuilt, and any page whose links went stale."""
+        chosen = outcome.language is self.source or outcome.language.code in self.rebuilt
+        if chosen and self._selected(outcome.doc):
+            return True
+        if not path.is_file():
+            return True
+        with path.open("r", encoding="utf-8") as handle:
+            head = handle.read(4096)
+        match = _LINKS_META.search(head)
+        return match is None or match.group(1) != outcome.fingerprint
 
-def write_site(files: dict[str, str], out_dir: Path) -> list[Path]:
-    """Write ``files`` (site-relative path → text); return the paths that changed."""
-    changed = []
-    for name, text in files.items():
-        path = out_dir / name
-        if write_atomic(path, text):
-            changed.append(path)
-    return changed
+    def _page(self, doc: SourceDocument, document, lang: Language) -> Page:
+        if lang is self.source:
+            return source_page(doc, document, lang)
+        po = self.project.read_catalog(lang.code, doc.name)
+        findings = self.findings.get((doc.name, lang.code))
+        if findings is None:
+            findings = self._check(lang.code, doc.name, po)
+        return translated_page(doc, document, lang, po, findings)
 
+    def _alternates(self, page: Page) -> list[dict]:
+        """``<link rel=alternate>`` of a page: every published language, then x-default."""
+        row = [self.outcomes[(page.doc.name, lang.code)] for lang in self.languages]
+        shown = [o for o in row if o.verdict.published]
+        links = [{"hreflang": o.language.tag, "href": self._href(page.root, o.site_path)}
+                 for o in shown]
+        if len(shown) > 1:
+            links.append({"hreflang": "x-default", "href": self._href(page.root, row[0].site_path)})
+        return links
 
-def render_site(
-    project,
-    locales: Iterable[str] = (),
-    *,
-    documents: Iterable[str] | None = None,
-    live_reload: str | None = None,
-) -> dict[str, str]:
-    """Every file of the site as text, keyed by its path in the site.
+    def _href(self, root: str, site_path: str) -> str:
+        return absolute(self.base_url, site_path) if self.base_url else root + url_path(site_path)
 
-    ``documents`` limits the article pages to those documents (the index and reviewer
-    pages are always complete); ``live_reload`` is the URL of a preview script.
-    """
-    source = language(project.config.source_locale)
-    targets = [language(c) for c in project.select_locales(tuple(locales)) if c != source.code]
-    rows = [_pages_of(project, doc, source, targets) for doc in project.documents]
-    wanted = None if documents is None else set(documents)
-    env = _environment()
-    common = {"source": source, "csp": content_security_policy(live_reload), "live_reload": live_reload,
-              "revision_length": REVISION_LENGTH}
-    files: dict[str, str] = {}
-    for row in rows:
-        for page in row:
-            if wanted is None or page.doc.name in wanted:
-                files[page.url] = _render_page(env, page, row, source, bool(targets), common)
-    files["index.html"] = env.get_template("index.html").render(
-        common, root="", html_lang=language("en"), languages=[source, *targets],
-        rows=[{"source": row[0], "pages": row} for row in rows], reviews=targets,
-    )
-    for index, lang in enumerate(targets, start=1):
-        sections = [_review_section(row[index]) for row in rows]
-        files[f"review/{lang.code}.html"] = env.get_template("review.html").render(
-            common, root="../", html_lang=language("en"), language=lang, sections=sections,
+    def _render_page(self, page: Page, outcome: Outcome) -> str:
+        ui = interface_for(page.language.code)
+        fallback = None if page.progress is None else fallback_of(page, self.source)
+        rendered = render_article(page.markdown, fallback, self.files.linker(page))
+        row = [self.outcomes[(page.doc.name, lang.code)] for lang in self.languages]
+        switcher = [{"href": page.root + url_path(o.site_path), "language": o.language,
+                     "current": o.language is page.language}
+                    for o in row if o.verdict.published]
+        review_href = None
+        review = self.options.review
+        if page.progress is not None and review is not None and _inside(review, self.out):
+            folder = review.relative_to(self.out).as_posix()
+            review_href = f"{page.root}{folder}/{url_path(page.language.code + '/' + page.doc.name)}.html"
+        verdict_note = None
+        if outcome.verdict.forced:
+            verdict_note = (f"{outcome.verdict.errors} finding(s) of tolmach check were overridden "
+                            "with --allow-errors; this translation has not passed review.")
+        toc = contents(rendered.headings)
+        return self._env(ui).get_template("page.html").render(
+            self._common(ui, page.language, page.root),
+            page=page,
+            description=page.description,
+            canonical=absolute(self.base_url, outcome.site_path) if self.base_url else None,
+            alternates=self._alternates(page),
+            languages=switcher,
+            og_alternates=[o.language.og_locale for o in row
+                           if o.verdict.published and o.language is not page.language],
+            body=Markup(rendered.html),
+            toc=toc if sum(1 + len(s["children"]) for s in toc) > 1 else [],
+            page_lang_attrs=Markup("") if ui.matches_page else Markup(
+                f' lang="{page.language.tag}" dir="{page.language.direction}"'),
+            review_href=review_href,
+            verdict_note=verdict_note,
+            links_fingerprint=outcome.fingerprint,
         )
-    for name in STATIC_FILES:
-        files[name] = resources.files("tolmach.publish").joinpath("static", name).read_text("utf-8")
-    return files
+
+    def _common(self, ui: Interface, lang: Language, root: str) -> dict:
+        return {
+            "ui": ui,
+            "html_lang": lang,
+            "root": root,
+            "source": self.source,
+            "source_name": ui.language_name(self.source.code),
+            "csp": content_security_policy(self.options.live_reload),
+            "live_reload": self.options.live_reload,
+            "revision_length": REVISION_LENGTH,
+            "home_href": f"{root}articles/{url_path(lang.code)}.html",
+            "search_href": f"{root}search/{url_path(lang.code)}.html" if self.search else None,
+            "feed_href": f"{root}feeds/{url_path(lang.code)}.xml" if self.base_url else None,
+            "description": None,
+            "canonical": None,
+            "alternates": [],
+            "links_fingerprint": None,
+        }
+
+    def _write(self, site_path: str, text: str | bytes) -> None:
+        path = _inside_folder(self.out, self.out / site_path, "the site folder")
+        self.report.files += 1
+        if write_atomic(path, text):
+            self.report.written.append(path)
+
+    # --- lists, feeds, sitemap ---------------------------------------------------------
+
+    def _published_in(self, lang: Language) -> list[Outcome]:
+        return [self.outcomes[(d.name, lang.code)] for d in self.project.documents
+                if self._is_published(d.name, lang.code)]
+
+    def _write_lists(self) -> None:
+        shown = [lang for lang in self.languages if self._published_in(lang)]
+        self.shown = shown
+        for lang in shown:
+            self._write_locale_index(lang, shown)
+            if self.search:
+                self._write_search_page(lang, shown)
+        self._write_index(shown)
+        if self.base_url:
+            for lang in shown:
+                self._write_feed(lang)
+            self._write("sitemap.xml", "".join(sitemap(self._sitemap_entries())))
+        else:
+            self.report.notes.append("no base-url: canonical and hreflang links are relative; "
+                                     "sitemap.xml and feeds are not written")
+
+    def _switch(self, shown: list[Language], folder: str, current: Language) -> list[dict]:
+        return [{"href": f"../{folder}/{url_path(lang.code)}.html", "language": lang,
+                 "current": lang is current} for lang in shown]
+
+    def _write_locale_index(self, lang: Language, shown: list[Language]) -> None:
+        ui = interface_for(lang.code)
+        pages = [{"href": "../" + url_path(o.site_path), "page": o}
+                 for o in self._published_in(lang)]
+        site_path = f"articles/{lang.code}.html"
+        text = self._env(ui).get_template("locale_index.html").render(
+            self._common(ui, lang, "../"), pages=[
+                {"href": p["href"], "page": Listed(p["page"])} for p in pages],
+            languages=self._switch(shown, "articles", lang),
+            canonical=absolute(self.base_url, site_path) if self.base_url else None,
+            description=f"{ui.translations.gettext('Articles')}: {lang.name}",
+        )
+        self._write(site_path, text)
+
+    def _write_search_page(self, lang: Language, shown: list[Language]) -> None:
+        ui = interface_for(lang.code)
+        common = self._common(ui, lang, "../")
+        common["csp"] = content_security_policy(search=True)
+        text = self._env(ui).get_template("search.html").render(
+            common, languages=self._switch(shown, "search", lang))
+        self._write(f"search/{lang.code}.html", text)
+
+    def _write_index(self, shown: list[Language]) -> None:
+        ui = interface_for(self.source.code)
+        rows = []
+        for doc in self.project.documents:
+            cells = []
+            for lang in self.languages:
+                o = self.outcomes[(doc.name, lang.code)]
+                cells.append({"language": lang, "state": o.state if o.verdict.published else "withheld",
+                              "percent": o.percent_label,
+                              "href": url_path(o.site_path) if o.verdict.published else None})
+            rows.append({"source": Listed(self.outcomes[(doc.name, self.source.code)],
+                                           url_path(f"{self.source.code}/{doc.name}.html")),
+                         "cells": cells})
+        indexes = [{"href": f"articles/{url_path(lang.code)}.html", "language": lang,
+                    "feed": f"feeds/{url_path(lang.code)}.xml" if self.base_url else None}
+                   for lang in shown]
+        common = self._common(ui, self.source, "")
+        common["home_href"] = "index.html"
+        common["feed_href"] = None
+        text = self._env(ui).get_template("index.html").render(
+            common, rows=rows, locale_indexes=indexes,
+            languages=[{"href": i["href"], "language": i["language"], "current": False}
+                       for i in indexes],
+            canonical=self.base_url,
+            description=ui.translations.gettext("Articles and translations"),
+        )
+        self._write("index.html", text)
+
+    def _write_feed(self, lang: Language) -> None:
+        ui = interface_for(lang.code)
+        entries = [FeedEntry(o.title, absolute(self.base_url, o.site_path), o.updated,
+                             o.description) for o in self._published_in(lang)]
+        site_path = f"feeds/{lang.code}.xml"
+        title = f"{ui.translations.gettext('Articles')}: {lang.name}"
+        self._write(site_path, atom_feed(
+            title=title, feed_url=absolute(self.base_url, site_path),
+            site_url=absolute(self.base_url, f"articles/{lang.code}.html"), lang=lang.tag,
+            entries=entries))
+
+    def _sitemap_entries(self) -> Iterable[SitemapEntry]:
+        yield SitemapEntry(self.base_url, ())
+        for doc in self.project.documents:
+            row = [self.outcomes[(doc.name, lang.code)] for lang in self.languages]
+            shown = [o for o in row if o.verdict.published]
+            alternates = tuple((o.language.tag, absolute(self.base_url, o.site_path)) for o in shown)
+            if len(shown) > 1:
+                alternates += (("x-default", absolute(self.base_url, row[0].site_path)),)
+            else:
+                alternates = ()
+            for o in shown:
+                yield SitemapEntry(absolute(self.base_url, o.site_path), alternates, o.updated)
+
+    # --- files -------------------------------------------------------------------------
+
+    def _copy_assets(self) -> None:
+        for site_path, source in sorted(self.files.assets.items()):
+            self.report.files += 1
+            target = _inside_folder(self.out, self.out / site_path, "the site folder")
+            if copy_if_changed(source, target):
+                self.report.written.append(target)
+
+    def _writestatic_text(self) -> None:
+        names = STATIC_FILES + ((SEARCH_SCRIPT,) if self.search else ())
+        for name in names:
+            self._write(name, static_text(name))
+
+    def _index_search(self) -> None:
+        done = index_search(self.out)
+        if done is not None:
+            raise PublishError(done)
+
+    # --- reviewer pages --------------------------------------------------------------------
+
+    def _review_root(self, depth: int) -> str:
+        return "../" * depth
+
+    def _write_review(self, page: Page) -> None:
+        review = self.options.review
+        assert review is not None
+        site_path = f"{page.language.code}/{page.doc.name}.html"
+        depth = site_path.count("/")
+        counted = [f for p in page.passages for f in p.findings if not f.waived]
+        counted += [f for f in page.catalog_findings if not f.waived]
+        outcome = self.outcomes[(page.doc.name, page.language.code)]
+        public = None
+        if outcome.verdict.published and _inside(review, self.out):
+            public = "../" * (depth + len(review.relative_to(self.out).parts)) + url_path(site_path)
+        ui = interface_for("en")
+        common = self._common(ui, language("en"), self._review_root(depth))
+        common.update(home_href=f"{self._review_root(depth)}index.html", search_href=None,
+                      feed_href=None)
+        text = self._env(ui).get_template("review.html").render(
+            common, page=page, verdict=outcome.verdict, public_href=public,
+            flagged=[(n, p) for n, p in enumerate(page.passages, start=1) if p.findings],
+            errors=sum(1 for f in counted if f.severity == "error"),
+            warnings=sum(1 for f in counted if f.severity == "warning"))
+        target = _inside_folder(review, review / site_path, "the reviewer pages' folder")
+        if write_atomic(target, text):
+            self.report.reviewed.append(target)
+
+    def _write_review_index(self) -> None:
+        review = self.options.review
+        assert review is not None
+        rows = []
+        for doc in self.project.documents:
+            cells = []
+            for lang in self.targets:
+                o = self.outcomes[(doc.name, lang.code)]
+                path = f"{lang.code}/{doc.name}.html"
+                cells.append({"verdict": o.verdict, "percent": o.percent_label,
+                              "href": url_path(path) if (review / path).is_file() else None})
+            rows.append({"name": doc.name, "cells": cells})
+        ui = interface_for("en")
+        common = self._common(ui, language("en"), "")
+        common.update(home_href="index.html", search_href=None, feed_href=None)
+        text = self._env(ui).get_template("review_index.html").render(
+            common, rows=rows, languages=self.targets)
+        for name, content in (("index.html", text), *((n, static_text(n)) for n in STATIC_FILES)):
+            target = _inside_folder(review, review / name, "the reviewer pages' folder")
+            if write_atomic(target, content):
+                self.report.reviewed.append(target)
+
+    # --- clean-up ---------------------------------------------------------------------------
+
+    def _remove_stale(self) -> None:
+        """Nothing unverified stays public: pages no longer published, reviewer pages left
+        in the site from older versions, assets no page uses."""
+        keep = {o.site_path for o in self.outcomes.values() if o.verdict.published}
+        review = self.options.review
+        for lang in self.languages:
+            folder = self.out / lang.code
+            for path in sorted(folder.rglob("*.html")) if folder.is_dir() else ():
+                if path.relative_to(self.out).as_posix() not in keep:
+                    self._remove(path)
+        lists = {f"{folder}/{lang.code}.{ext}" for lang in self.shown
+                 for folder, ext in (("articles", "html"), ("search", "html"), ("feeds", "xml"))}
+        for lang in self.languages:
+            for folder, ext in (("articles", "html"), ("search", "html"), ("feeds", "xml")):
+                path = self.out / folder / f"{lang.code}.{ext}"
+                if path.is_file() and f"{folder}/{lang.code}.{ext}" not in lists:
+                    self._remove(path)
+        legacy = self.out / "review"
+        if legacy.is_dir() and not (review is not None and review.resolve() == legacy.resolve()):
+            for path in sorted(legacy.glob("*.html")):
+                self._remove(path)
+        assets = self.out / ASSETS
+        if assets.is_dir():
+            for path in sorted(p for p in assets.rglob("*") if p.is_file()):
+                if path.relative_to(self.out).as_posix() not in self.files.assets:
+                    self._remove(path)
+        for folder in (self.out / lang.code for lang in self.languages):
+            _remove_empty_folders(folder)
+        _remove_empty_folders(assets)
+        _remove_empty_folders(legacy)
+
+    def _remove(self, path: Path) -> None:
+        path.unlink()
+        self.report.removed.append(path)
+
+    @staticmethod
+    def _env(ui: Interface) -> Environment:
+        return environment(ui.locale)
 
 
-def _pages_of(project, doc, source: Language, targets: list[Language]) -> list[Page]:
-    """The source page of one document, then one page per target language."""
-    document = project.load(doc)
-    verifier = project.verifier(doc, document)
-    pages = [source_page(doc, document, source)]
-    for lang in targets:
-        po = project.read_catalog(lang.code, doc.name)
-        verified = verifier.build(translations_of(po) if po is not None else {})
-        findings = _findings(project, lang.code, doc.name, po, verified)
-        pages.append(translated_page(doc, document, lang, po, findings, verified))
-    return pages
+def _inside(path: Path, folder: Path) -> bool:
+    path, folder = path.resolve(), folder.resolve()
+    return path == folder or folder in path.parents
 
 
-def _findings(
-    project, locale: str, doc_name: str, po: polib.POFile | None, verified: VerifiedBuild
-) -> list:
-    """What ``tolmach check`` reports for the catalog, for the reviewer pages."""
-    if po is None:
-        return []
-    try:
-        import tolmach.checks  # noqa: F401
-    except ImportError as exc:
-        message = f"reviewer pages need the checks (tolmach.checks), not importable: {exc}"
-        raise PublishError(message) from exc
-    return list(project.check_catalog(locale, doc_name, po, verified=verified))
-
-
-def _render_page(env: Environment, page: Page, row: list[Page], source: Language,
-                 reviewed: bool, common: dict) -> str:
-    """An article page. ``x-default`` points at the original: the one version every
-    reader can be sent to, whatever language they ask for."""
-    fallback = None if page.progress is None else _fallback_of(page, source)
-    alternates = [
-        {"hreflang": other.language.tag, "href": f"../{other.url}", "language": other.language,
-         "current": other is page}
-        for other in row
-    ]
-    alternates.append({"hreflang": "x-default", "href": f"../{row[0].url}", "language": None,
-                       "current": False})
-    review_href = None
-    if page.progress is not None and reviewed:
-        review_href = f"../review/{page.language.code}.html#{page.doc.name}"
-    return env.get_template("page.html").render(
-        common, root="../", html_lang=page.language, page=page, alternates=alternates,
-        body=Markup(render_markdown(page.markdown, fallback)), review_href=review_href,
-    )
-
-
-def _review_section(page: Page) -> dict:
-    counted = [f for p in page.passages for f in p.findings if not f.waived]
-    counted += [f for f in page.catalog_findings if not f.waived]
-    return {
-        "page": page,
-        "has_catalog": page.has_catalog,
-        "catalog_findings": page.catalog_findings,
-        "flagged": [(n, p) for n, p in enumerate(page.passages, start=1) if p.findings],
-        "errors": sum(1 for f in counted if f.severity == "error"),
-        "warnings": sum(1 for f in counted if f.severity == "warning"),
-    }
-
-
-@lru_cache(maxsize=1)
-def _environment() -> Environment:
-    return Environment(loader=PackageLoader("tolmach.publish", "templates"), autoescape=True,
-                       undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True,
-                       keep_trailing_newline=True)
+def _remove_empty_folders(folder: Path) -> None:
+    if not folder.is_dir():
+        return
+    for path in sorted((p for p in folder.rglob("*") if p.is_dir()), reverse=True):
+        if not any(path.iterdir()):
+            path.rmdir()
+    if not any(folder.iterdir()):
+        folder.rmdir()

@@ -1,0 +1,74 @@
+"""Templates of the site: the Jinja2 environment of each interface language, the static
+files, and small views of the page model the templates show."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+from typing import Any
+
+from jinja2 import Environment, PackageLoader, StrictUndefined
+from markupsafe import Markup
+
+from tolmach.project import SourceDocument
+from tolmach.publish.interface import interface_for
+
+__all__ = ["Listed", "contents", "environment", "static_text"]
+
+
+@dataclass(frozen=True)
+class Listed:
+    """An outcome as a list shows it."""
+
+    outcome: Any  # a tolmach.publish.site.Outcome
+    url: str = ""
+
+    @property
+    def title(self) -> str:
+        return self.outcome.title
+
+    @property
+    def description(self) -> str | None:
+        return self.outcome.description
+
+    @property
+    def doc(self) -> SourceDocument:
+        return self.outcome.doc
+
+    @property
+    def progress(self):
+        label = self.outcome.percent_label
+        return None if label is None else Percent(label, label == "100%")
+
+
+@dataclass(frozen=True)
+class Percent:
+    percent_label: str
+    complete: bool
+
+
+def contents(headings) -> list[dict]:
+    """Sections (level 2) with their subsections (level 3) for the table of contents."""
+    sections: list[dict] = []
+    for heading in headings:
+        if heading.level == 2 or (heading.level == 3 and not sections):
+            sections.append({"heading": heading, "children": []})
+        elif heading.level == 3:
+            sections[-1]["children"].append(heading)
+    return sections
+
+
+@cache
+def static_text(name: str) -> str:
+    return resources.files("tolmach.publish").joinpath("static", name).read_text("utf-8")
+
+
+@cache
+def environment(ui_locale: str) -> Environment:
+    env = Environment(loader=PackageLoader("tolmach.publish", "templates"), autoescape=True,
+                      undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True,
+                      keep_trailing_newline=True, extensions=["jinja2.ext.i18n"])
+    env.install_gettext_translations(interface_for(ui_locale).translations, newstyle=True)
+    env.globals["Markup"] = Markup
+    return env
