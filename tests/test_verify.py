@@ -149,3 +149,16 @@ def test_the_line_breaks_check_names_each_separator(separator):
     assert len(list(line_breaks(ctx))) == 1
     kept = EntryContext(f"Аб{separator}зац.", f"Para{separator}graph.", "en")
     assert list(line_breaks(kept)) == []
+
+
+def test_an_image_may_point_to_a_variant_the_caller_accepts():
+    text = "![График](images/chart.png)\n"
+    translations = {"![График](images/chart.png)": "![Графік](images/chart.uk.png)"}
+    document = parse_document(text)
+    assert verified_build(document, translations).rejected  # a changed image source
+    accepted = Verifier(document).build(
+        translations, same_image=lambda old, new: (old, new) == ("images/chart.png", "images/chart.uk.png")
+    )
+    assert accepted.rejected == () and "chart.uk.png" in accepted.text
+    other = {"![График](images/chart.png)": "![Графік](images/evil.png)"}
+    assert Verifier(document).build(other, same_image=lambda old, new: False).rejected
