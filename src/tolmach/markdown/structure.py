@@ -14,8 +14,11 @@ change, read from the token stream of the parser the document was segmented with
   whose ``info`` or content holds translatable text registers its own shape with
   :func:`register_shape`;
 * per inline token, the multiset of its atoms (code spans, link and image
-  destinations, autolinks, raw HTML tags, footnote references: :mod:`.atoms`);
-* link reference definitions: label and destination (the title is text).
+  destinations, autolinks, raw HTML tags, footnote references: :mod:`.atoms`) with its
+  emphasis and hard breaks; the order is free, as a translation may reorder a sentence;
+* link reference definitions: label and destination (the title is text);
+* per translatable front-matter value: its key, scalar or block, and whether YAML
+  reads a block whole.
 
 Each construct carries the line where it starts. Two fingerprints are compared line by
 line: the constructs of each source line against the constructs the built text has at
