@@ -20,6 +20,7 @@ ORDER = (
     "bench_scale.py",
     "bench_merge.py",
     "bench_publish.py",
+    "bench_scaling.py",
 )
 HAVE_QUICK = {"bench_scale.py", "bench_merge.py"}
 

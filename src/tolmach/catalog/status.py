@@ -18,6 +18,7 @@ __all__ = [
     "MEMORY_NOTE",
     "CatalogStats",
     "catalog_stats",
+    "entry_lines",
     "is_memory_suggestion",
     "translations_of",
     "word_count",
@@ -43,6 +44,11 @@ def is_memory_suggestion(entry: polib.POEntry) -> bool:
     return "fuzzy" in entry.flags and any(
         line.startswith(MEMORY_NOTE) for line in (entry.comment or "").split("\n")
     )
+
+
+def entry_lines(po: polib.POFile) -> dict[str, int]:
+    """msgid → the line of its entry, for messages that name an entry."""
+    return {e.msgid: e.linenum or 0 for e in po if not e.obsolete and not e.msgctxt}
 
 
 def word_count(text: str) -> int:

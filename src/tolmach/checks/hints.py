@@ -16,6 +16,8 @@ FIXES: dict[str, str] = {
     "numbers": "write each number of the source with its value, in the target language's notation",
     "glossary": "use the translation the glossary prescribes (tolmach glossary list)",
     "punctuation": "end as the source ends, with no space before . , ; : ! ?",
+    "structure": "keep the source's blocks: no new lines that start a heading, list, table, quote or code",
+    "line-breaks": "write the text on the lines the source has; no carriage return or Unicode line separator",
     "typography": "use the locale's apostrophe and quotation marks (’ “…”), not straight ' and \"",
     "whitespace": "start and end the translation with the whitespace of the source",
     "spacing": "use single spaces between words",

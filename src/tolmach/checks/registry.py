@@ -9,7 +9,9 @@ the first line of its docstring is the explanation ``tolmach check --list`` show
 Most checks look at each published translation. Checks declared with
 ``per="catalog"`` (untranslated, fuzzy, obsolete) see every entry, and the runner sums
 their hits into one finding per catalog, because one finding per empty entry would bury
-everything else.
+everything else. Checks declared with ``per="document"`` (structure) see the catalog
+built into its source document and yield ``(msgid, message)`` pairs, which the runner
+turns into findings on those entries.
 """
 
 from __future__ import annotations
@@ -23,11 +25,13 @@ from typing import Any, Literal
 import polib
 
 from tolmach.checks.inline import InlineMarkup, inline_markup
+from tolmach.markdown.verify import VerifiedBuild
 
 __all__ = [
     "CHECKS",
     "Check",
     "CheckError",
+    "DocumentContext",
     "EntryContext",
     "Finding",
     "Severity",
@@ -38,7 +42,8 @@ __all__ = [
 
 Severity = Literal["error", "warning"]
 SEVERITIES: tuple[Severity, ...] = ("error", "warning")
-CheckFunction = Callable[["EntryContext"], Iterable[str]]
+CheckFunction = Callable[[Any], Iterable[Any]]
+Per = Literal["entry", "catalog", "document"]
 
 
 @dataclass(frozen=True)
@@ -49,7 +54,7 @@ class Check:
     severity: Severity
     explanation: str
     function: CheckFunction
-    per: Literal["entry", "catalog"] = "entry"
+    per: Per = "entry"
     summary: str = "{n} entries"  # catalog checks: how the count reads
 
 
@@ -66,7 +71,7 @@ def check(
     name: str,
     severity: Severity = "error",
     *,
-    per: Literal["entry", "catalog"] = "entry",
+    per: Per = "entry",
     summary: str = "{n} entries",
 ) -> Callable[[CheckFunction], CheckFunction]:
     """Register the decorated function as the check ``name``."""
@@ -118,7 +123,9 @@ class CheckError(Exception):
         self.message = message
 
 
-_KIND_RE = re.compile(r"^\s*(heading(?: \d)?|table cell|paragraph|list item|blockquote|footnote)\b")
+_KIND_RE = re.compile(
+    r"^\s*(heading(?: \d)?|table(?: header)? cell|paragraph|list item|blockquote|footnote)\b"
+)
 
 
 def parse_kind(comment: str | None) -> str | None:
@@ -174,7 +181,8 @@ class EntryContext:
 
     @property
     def is_table_cell(self) -> bool:
-        return self.kind == "table cell"
+        """Header cells too: a ``|`` splits them as it splits body cells."""
+        return self.kind in ("table cell", "table header cell")
 
     @cached_property
     def source_markup(self) -> InlineMarkup:
@@ -185,6 +193,17 @@ class EntryContext:
     def target_markup(self) -> InlineMarkup:
         """The inline parse of the translation, shared by every check of this entry."""
         return inline_markup(self.target)
+
+
+@dataclass(frozen=True)
+class DocumentContext:
+    """What a document check sees: the catalog's translations built into the source
+    document and verified, where the source lives, and which checks are enabled."""
+
+    source_path: str
+    verified: VerifiedBuild
+    locale: str
+    enabled: frozenset[str] = frozenset()
 
 
 def language_of(locale: str) -> str:

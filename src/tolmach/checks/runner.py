@@ -29,6 +29,7 @@ from tolmach.checks.registry import (
     CHECKS,
     Check,
     CheckError,
+    DocumentContext,
     EntryContext,
     Finding,
     WaivedMessage,
@@ -84,7 +85,7 @@ def check_entry(
     return findings
 
 
-def _messages(check: Check, ctx: EntryContext) -> list[str]:
+def _messages(check: Check, ctx: Any) -> list:
     """The check's messages; a check that fails on a translation is an error, not a crash.
 
     Translations are untrusted input: one that trips a check must not stop the others
@@ -105,8 +106,10 @@ def check_catalog(
     source_locale: str = "ru",
     asset_variants: Any = None,
     sources: Mapping[str, str] | None = None,
+    document: DocumentContext | None = None,
 ) -> list[Finding]:
-    """All findings for one catalog, in line order: entry checks, then catalog counts.
+    """All findings for one catalog, in line order: entry checks, then catalog counts,
+    then, given the ``document`` the catalog translates, the document checks.
 
     ``asset_variants`` lets a translation point to an existing localized variant of an
     image (see :func:`tolmach.markdown.assets.variant_checker`); ``sources`` maps a msgid
@@ -130,6 +133,8 @@ def check_catalog(
             )
         )
     findings.extend(_catalog_counts(po, path, locale, config, source_locale, sources))
+    if document is not None:
+        findings.extend(_document_findings(po, path, config, document, sources))
     findings.sort(key=lambda f: (f.path, f.line, f.check))
     return findings
 
@@ -340,6 +345,35 @@ def _catalog_counts(
             source = sources.get(entry.msgid) or _first_occurrence(entry)
             message = f"{check.name}: waived on this entry"
             yield _finding(entry, path, check, config, message, True, source)
+
+
+def _document_findings(
+    po: polib.POFile,
+    path: str,
+    config: CheckConfig,
+    document: DocumentContext,
+    sources: Mapping[str, str],
+) -> Iterator[Finding]:
+    """Document checks name msgids; a finding sits at the line of that msgid's entry."""
+    entries = {e.msgid: e for e in po if not e.obsolete and not e.msgctxt}
+    for check in _enabled(config, "document"):
+        for item in _messages(check, document):
+            msgid, message, place = _document_item(item)
+            entry = entries.get(msgid)
+            if entry is None:
+                yield Finding(path, 0, check.name, config.severity_of(check.name), message, msgid)
+                continue
+            waived = check.name in waivers_of(entry)
+            source = place or sources.get(msgid) or _first_occurrence(entry)
+            yield _finding(entry, path, check, config, message, waived, source)
+
+
+def _document_item(item: str | tuple) -> tuple[str, str, str]:
+    """A document check yields a message, ``(msgid, message)``, or ``(msgid, message,
+    source place)`` when it knows which occurrence of the text is at fault."""
+    if not isinstance(item, tuple):
+        return "", item, ""
+    return (item[0], item[1], item[2] if len(item) > 2 else "")
 
 
 def _all_forms(entry: polib.POEntry) -> str:

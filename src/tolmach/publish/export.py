@@ -30,6 +30,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from tolmach.catalog.status import translations_of
 from tolmach.fileio import write_atomic
 from tolmach.markdown.assets import is_local_reference, local_path, variant_candidates
 from tolmach.publish.gate import Verdict
@@ -129,7 +130,11 @@ def export_site(project, generator: str, folder: Path, *, locales: Iterable[str]
                 page = source_page(doc, document, lang)
             else:
                 po = project.read_catalog(lang.code, doc.name)
-                page = translated_page(doc, document, lang, po, [])
+                verified = project.verifier(doc, document).build(
+                    translations_of(po) if po is not None else {},
+                    same_image=project.same_image(doc, lang.code),
+                )
+                page = translated_page(doc, document, lang, po, [], verified)
             writer.write(page)
     text = _config(layout, source, list(languages.values()))
     if write_atomic(result.config_file, text):

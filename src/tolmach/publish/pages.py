@@ -21,8 +21,8 @@ from babel import Locale
 from babel.core import get_global, parse_locale
 
 from tolmach.catalog.status import is_memory_suggestion, translations_of, word_count
-from tolmach.markdown.build import apply_translations
 from tolmach.markdown.document import Document, Segment
+from tolmach.markdown.verify import VerifiedBuild, verified_build
 from tolmach.project import SourceDocument
 from tolmach.publish.render import Fallback, plain_text, segment_key
 
@@ -117,6 +117,7 @@ class Passage:
     status: str
     translation: str | None = None
     findings: tuple = ()
+    rejected: bool = False  # translated, but the verified build kept the source text
 
     @property
     def worst(self) -> str | None:
@@ -217,11 +218,24 @@ def source_page(doc, document: Document, lang: Language) -> Page:
 
 
 def translated_page(
-    doc, document: Document, lang: Language, po: polib.POFile | None, findings: list
+    doc,
+    document: Document,
+    lang: Language,
+    po: polib.POFile | None,
+    findings: list,
+    verified: VerifiedBuild | None = None,
 ) -> Page:
-    """A page in ``lang``: the catalog's published translations, the source elsewhere."""
+    """A page in ``lang``: the catalog's published translations, the source elsewhere.
+
+    Its text is the verified build (``verified``, made here if not given): a translation
+    that would change the document's structure is shown in the source language, marked
+    as such (the checks report it, so the page is withheld unless errors are allowed).
+    """
     translations = translations_of(po) if po is not None else {}
-    passages = tuple(_passages(document, po, findings))
+    if verified is None:
+        verified = verified_build(document, translations)
+    rejected = frozenset(r.segment.text for r in verified.rejected)
+    passages = tuple(_passages(document, po, findings, rejected))
     texts = {segment.text for segment in document.segments}
     catalog_findings = tuple(
         f for f in findings if not _is_entry_finding(f) or f.msgid not in texts
@@ -232,7 +246,7 @@ def translated_page(
         language=lang,
         title=_title(document, translations) or doc.name,
         description=_text_of(document, f"{_FRONT_MATTER}description", translations),
-        markdown=apply_translations(document, translations),
+        markdown=verified.text,
         revision=source_revision(doc.path),
         passages=passages,
         progress=_progress(passages),
@@ -243,7 +257,9 @@ def translated_page(
     )
 
 
-def _passages(document: Document, po: polib.POFile | None, findings: list) -> Iterable[Passage]:
+def _passages(
+    document: Document, po: polib.POFile | None, findings: list, rejected: frozenset[str]
+) -> Iterable[Passage]:
     entries: dict[str, polib.POEntry] = {}
     for entry in po or ():
         if not entry.obsolete and not entry.msgctxt:
@@ -255,7 +271,8 @@ def _passages(document: Document, po: polib.POFile | None, findings: list) -> It
     for segment in document.segments:
         entry = entries.get(segment.text)
         status, text = _status(entry)
-        yield Passage(segment, status, text, tuple(by_msgid.get(segment.text, ())))
+        yield Passage(segment, status, text, tuple(by_msgid.get(segment.text, ())),
+                      rejected=segment.text in rejected)
 
 
 def _status(entry: polib.POEntry | None) -> tuple[str, str | None]:
@@ -349,7 +366,7 @@ def fallback_of(page: Page, source: Language) -> Fallback:
     texts = frozenset(
         segment_key(p.segment.text)
         for p in page.passages
-        if p.status != TRANSLATED and not p.segment.kind.startswith(_FRONT_MATTER)
+        if (p.status != TRANSLATED or p.rejected) and not p.segment.kind.startswith(_FRONT_MATTER)
     )
     return Fallback(texts, source.tag, source.direction)
 

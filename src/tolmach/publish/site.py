@@ -32,7 +32,9 @@ from pathlib import Path
 from jinja2 import Environment
 from markupsafe import Markup
 
+from tolmach.catalog.status import translations_of
 from tolmach.fileio import ensure_inside, write_atomic
+from tolmach.markdown.verify import VerifiedBuild
 from tolmach.project import SourceDocument
 from tolmach.publish.gate import Verdict, error_count, judge
 from tolmach.publish.interface import Interface, interface_for
@@ -155,6 +157,7 @@ def verified_pages(project, *, threshold: float | None = None,
         for page in publisher._pages(doc, document):
             yield page, publisher._verdict(page)
         publisher.findings.clear()
+        publisher.verified.clear()
 
 
 class _Publisher:
@@ -180,6 +183,7 @@ class _Publisher:
         self.outcomes: dict[tuple[str, str], Outcome] = {}
         self.shown: list[Language] = []
         self.findings: dict[tuple[str, str], list] = {}
+        self.verified: dict[tuple[str, str], VerifiedBuild] = {}
         self.files = SiteFiles(project.root, project.documents, self._is_published,
                                self.source.code, config.localized_assets, config.hashed_assets)
 
@@ -241,14 +245,20 @@ class _Publisher:
 
     def _pages(self, doc: SourceDocument, document) -> Iterable[Page]:
         yield source_page(doc, document, self.source)
+        verifier = None
         for lang in self.targets:
             po = self.project.read_catalog(lang.code, doc.name)
             key = (doc.name, lang.code)
-            if key not in self.findings:
-                self.findings[key] = self._check(lang.code, doc.name, po)
-            yield translated_page(doc, document, lang, po, self.findings[key])
+            if key not in self.findings:  # a page's text is always the verified build
+                verifier = verifier or self.project.verifier(doc, document)
+                self.verified[key] = verifier.build(
+                    translations_of(po) if po else {},
+                    same_image=self.project.same_image(doc, lang.code),
+                )
+                self.findings[key] = self._check(lang.code, doc.name, po, self.verified[key])
+            yield translated_page(doc, document, lang, po, self.findings[key], self.verified[key])
 
-    def _check(self, code: str, name: str, po) -> list:
+    def _check(self, code: str, name: str, po, verified: VerifiedBuild) -> list:
         if po is None:
             return []
         try:
@@ -256,7 +266,7 @@ class _Publisher:
         except ImportError as exc:
             raise PublishError(f"publishing needs the checks (tolmach.checks), not importable: "
                                f"{exc}") from exc
-        return list(self.project.check_catalog(code, name, po))
+        return list(self.project.check_catalog(code, name, po, verified=verified))
 
     def _verdict(self, page: Page) -> Verdict:
         if self.options.drafts:
