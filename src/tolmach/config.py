@@ -6,6 +6,7 @@ reach outside the project are errors that name the file and the line of the offe
 
 from __future__ import annotations
 
+import functools
 import re
 import tomllib
 from dataclasses import dataclass, field
@@ -14,7 +15,47 @@ from typing import Any
 
 from babel import Locale, UnknownLocaleError
 
-__all__ = ["Config", "ConfigError", "find_project_root", "load_config", "validate_locale"]
+from tolmach.markdown.dialects import Dialect, resolve_dialect
+
+__all__ = [
+    "Config",
+    "ConfigError",
+    "DocumentSettings",
+    "Override",
+    "find_project_root",
+    "load_config",
+    "validate_locale",
+]
+
+DEFAULT_ATTRIBUTES = ("title", "alt", "label", "caption", "placeholder")
+
+
+@dataclass(frozen=True)
+class Override:
+    """``[[tool.tolmach.overrides]]``: settings for the documents matching some globs.
+
+    An override that names a ``dialect`` starts from that preset and its own ``syntax``;
+    one that gives only ``syntax`` adjusts the dialect the document already has.
+    """
+
+    documents: tuple[str, ...]
+    dialect: str | None = None
+    syntax: tuple[str, ...] | None = None
+    html_text: bool | None = None
+    front_matter_keys: tuple[str, ...] | None = None
+    translatable_attributes: tuple[str, ...] | None = None
+
+    def applies_to(self, relpath: str) -> bool:
+        return any(_glob_re(pattern).fullmatch(relpath) for pattern in self.documents)
+
+
+@dataclass(frozen=True)
+class DocumentSettings:
+    """What segmentation needs to know about one document, overrides applied."""
+
+    dialect: Dialect
+    html_text: bool
+    front_matter_keys: tuple[str, ...]
 
 _LOCALE_RE = re.compile(r"^[A-Za-z]{2,3}(?:_[A-Za-z0-9]{2,8})*$")
 _CONTROL_RE = re.compile(r"[\x00-\x1f\x7f]")
@@ -44,7 +85,12 @@ class Config:
     po_width: int = 79
     fuzzy_threshold: float = 0.6
     front_matter_keys: tuple[str, ...] = ("title", "description")
-    translate_html_blocks: bool = False
+    translate_html_blocks: bool = False  # the old name of html-text, still read
+    dialect: str = "commonmark"
+    syntax: tuple[str, ...] = ()
+    html_text: bool = False
+    translatable_attributes: tuple[str, ...] = DEFAULT_ATTRIBUTES
+    overrides: tuple[Override, ...] = ()
     translation_memory: bool = True
     checks: dict[str, Any] = field(default_factory=dict)
     source: Path | None = None  # the pyproject.toml this came from
@@ -70,6 +116,10 @@ class Config:
                     found[path] = None
         return list(found)
 
+    def settings_for(self, relpath: str) -> DocumentSettings:
+        """The dialect and segment options of the document at ``relpath`` (project-relative)."""
+        return _settings(self, relpath)
+
     def template_path(self, doc: str) -> Path:
         return self.locales_path / f"{doc}.pot"
 
@@ -92,15 +142,76 @@ _KEYS: dict[str, tuple[str, type]] = {
     "fuzzy-threshold": ("fuzzy_threshold", (int, float)),
     "front-matter-keys": ("front_matter_keys", list),
     "translate-html-blocks": ("translate_html_blocks", bool),
+    "dialect": ("dialect", str),
+    "syntax": ("syntax", list),
+    "html-text": ("html_text", bool),
+    "translatable-attributes": ("translatable_attributes", list),
+    "overrides": ("overrides", list),
     "translation-memory": ("translation_memory", bool),
     "checks": ("checks", dict),
 }
 
 
+_OVERRIDE_KEYS: dict[str, tuple[str, type]] = {
+    "documents": ("documents", (str, list)),
+    "dialect": ("dialect", str),
+    "syntax": ("syntax", list),
+    "html-text": ("html_text", bool),
+    "front-matter-keys": ("front_matter_keys", list),
+    "translatable-attributes": ("translatable_attributes", list),
+}
+
+
+def _settings(config: Config, relpath: str) -> DocumentSettings:
+    name, syntax = config.dialect, list(config.syntax)
+    html_text = config.html_text or config.translate_html_blocks
+    keys, attributes = config.front_matter_keys, config.translatable_attributes
+    for override in config.overrides:
+        if not override.applies_to(relpath):
+            continue
+        if override.dialect is not None:
+            name, syntax = override.dialect, list(override.syntax or ())
+        elif override.syntax is not None:
+            syntax += override.syntax
+        html_text = html_text if override.html_text is None else override.html_text
+        keys = keys if override.front_matter_keys is None else override.front_matter_keys
+        if override.translatable_attributes is not None:
+            attributes = override.translatable_attributes
+    return DocumentSettings(_dialect(name, tuple(syntax), tuple(attributes)), html_text, keys)
+
+
+@functools.lru_cache(maxsize=64)
+def _dialect(name: str, syntax: tuple[str, ...], attributes: tuple[str, ...]) -> Dialect:
+    return resolve_dialect(name, syntax, attributes)
+
+
+@functools.lru_cache(maxsize=64)
+def _glob_re(pattern: str) -> re.Pattern[str]:
+    """A documents glob as a regular expression: ``**/`` any folders, ``*`` within one."""
+    out, pos = [], 0
+    while pos < len(pattern):
+        if pattern.startswith("**/", pos):
+            out.append("(?:.*/)?")
+            pos += 3
+        elif pattern.startswith("**", pos):
+            out.append(".*")
+            pos += 2
+        elif pattern[pos] == "*":
+            out.append("[^/]*")
+            pos += 1
+        elif pattern[pos] == "?":
+            out.append("[^/]")
+            pos += 1
+        else:
+            out.append(re.escape(pattern[pos]))
+            pos += 1
+    return re.compile("".join(out))
+
+
 def document_name(path: Path) -> str:
     """``seeds/rocm7.ru.md`` → ``rocm7``: the catalog name, without source locale tag."""
     name = path.name
-    for suffix in (".md", ".markdown"):
+    for suffix in (".md", ".mdx", ".markdown"):
         if name.endswith(suffix):
             name = name[: -len(suffix)]
     stem, _, tag = name.rpartition(".")
@@ -145,11 +256,16 @@ def load_config(root: Path) -> Config:
         if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
             raise ConfigError(path, _key_line(text, key), f"{key} has the wrong type: {value!r}")
         values[attr] = tuple(value) if isinstance(value, list) else value
-    for attr in ("locales", "documents", "front_matter_keys"):
+    for attr in ("locales", "documents", "front_matter_keys", "syntax", "translatable_attributes"):
         if attr in values and not all(isinstance(v, str) for v in values[attr]):
             raise ConfigError(
                 path, _key_line(text, attr.replace("_", "-")), f"{attr} must list strings"
             )
+    if "overrides" in values:
+        values["overrides"] = tuple(
+            _override(item, number, path, text) for number, item in enumerate(values["overrides"])
+        )
+    _check_dialect(values.get("dialect", "commonmark"), values.get("syntax", ()), path, _key_line(text, "dialect") or _key_line(text, "syntax"))
     config = Config(root=root, source=path, **values)
     for locale in (config.source_locale, *config.locales):
         try:
@@ -160,6 +276,52 @@ def load_config(root: Path) -> Config:
         raise ConfigError(path, _key_line(text, "threshold"), "threshold must be between 0 and 100")
     _check_paths(config, path, text)
     return config
+
+
+def _override(item: Any, number: int, path: Path, text: str) -> Override:
+    """One ``[[tool.tolmach.overrides]]`` table, checked; errors name its lines."""
+    line = _override_line(text, number)
+    if not isinstance(item, dict):
+        raise ConfigError(path, line, "each overrides entry must be a table ([[tool.tolmach.overrides]])")
+    values: dict[str, Any] = {}
+    for key, value in item.items():
+        where = _key_line(text, key, after=line) or line
+        if key not in _OVERRIDE_KEYS:
+            raise ConfigError(path, where, f"unknown setting {key!r} in [[tool.tolmach.overrides]]")
+        attr, kind = _OVERRIDE_KEYS[key]
+        if not isinstance(value, kind) or (isinstance(value, list) and not all(isinstance(v, str) for v in value)):
+            raise ConfigError(path, where, f"{key} has the wrong type: {value!r}")
+        values[attr] = (value,) if isinstance(value, str) and attr == "documents" else (
+            tuple(value) if isinstance(value, list) else value
+        )
+    if "documents" not in values:
+        raise ConfigError(path, line, "an overrides entry needs documents = \"GLOB\"")
+    for pattern in values["documents"]:
+        problem = _path_problem(pattern)
+        if problem:
+            raise ConfigError(path, _key_line(text, "documents", after=line), f"documents pattern {pattern!r} {problem}")
+    if "dialect" in values or "syntax" in values:
+        _check_dialect(
+            values.get("dialect", "commonmark"),
+            values.get("syntax", ()),
+            path,
+            _key_line(text, "dialect", after=line) or _key_line(text, "syntax", after=line),
+        )
+    return Override(**values)
+
+
+def _check_dialect(name: str, syntax, path: Path, line: int | None) -> None:
+    try:
+        resolve_dialect(name, syntax)
+    except ValueError as exc:
+        raise ConfigError(path, line, str(exc)) from None
+
+
+def _override_line(text: str, number: int) -> int | None:
+    headers = list(re.finditer(r"^\s*\[\[\s*tool\.tolmach\.overrides\s*\]\]", text, re.M))
+    if number < len(headers):
+        return text.count("\n", 0, headers[number].start()) + 1
+    return _key_line(text, "overrides")
 
 
 def _check_paths(config: Config, path: Path, text: str) -> None:
@@ -207,8 +369,13 @@ def validate_locale(code: str) -> str:
     return code
 
 
-def _key_line(text: str, key: str) -> int | None:
-    match = re.search(rf"^\s*{re.escape(key)}\s*=", text, re.M)
+def _key_line(text: str, key: str, after: int | None = None) -> int | None:
+    """The line of ``key = …`` (the first one, or the first after line ``after``)."""
+    start = 0
+    if after:
+        start = sum(len(line) for line in text.splitlines(keepends=True)[:after])
+    pattern = re.compile(rf"^\s*{re.escape(key)}\s*=", re.M)
+    match = pattern.search(text, start)
     return text.count("\n", 0, match.start()) + 1 if match else None
 
 

@@ -47,6 +47,7 @@ class StepResult:
     locale: str | None = None
     document: str | None = None
     stats: CatalogStats | None = None
+    warnings: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -103,14 +104,20 @@ class Project:
         except ValueError:
             return str(path)
 
-    def segment_options(self) -> SegmentOptions:
+    def segment_options(self, doc: SourceDocument) -> SegmentOptions:
+        """Dialect and translatable extras of one document, overrides applied."""
+        settings = self.config.settings_for(doc.relpath)
         return SegmentOptions(
-            front_matter_keys=self.config.front_matter_keys,
-            translate_html_blocks=self.config.translate_html_blocks,
+            front_matter_keys=settings.front_matter_keys,
+            html_text=settings.html_text,
+            dialect=settings.dialect,
         )
 
+    def document_of(self, name: str) -> SourceDocument | None:
+        return next((doc for doc in self.documents if doc.name == name), None)
+
     def load(self, doc: SourceDocument) -> Document:
-        return parse_document(read_source(doc.path), self.segment_options())
+        return parse_document(read_source(doc.path), self.segment_options(doc))
 
     def select_locales(self, locales: tuple[str, ...] | list[str] = ()) -> list[str]:
         chosen = list(locales) or list(self.config.locales)
@@ -139,18 +146,24 @@ class Project:
     # --- steps ------------------------------------------------------------------
 
     def extract(self) -> list[StepResult]:
-        """Write ``locales/<doc>.pot`` for every document."""
+        """Write ``locales/<doc>.pot`` for every document; say which lines look like a
+        syntax the document's dialect does not parse."""
         results = []
         for doc in self.documents:
-            pot = self.template(doc)
+            document = self.load(doc)
+            pot = self.template(doc, document)
             path = self.config.template_path(doc.name)
             written = write_po(pot, path, width=self.config.po_width)
-            results.append(StepResult(path, written, document=doc.name))
+            warnings = tuple(f"{doc.relpath}:{hint.line}: {hint.message}" for hint in document.hints)
+            results.append(StepResult(path, written, document=doc.name, warnings=warnings))
         return results
 
-    def template(self, doc: SourceDocument) -> polib.POFile:
+    def template(self, doc: SourceDocument, document: Document | None = None) -> polib.POFile:
         return extract_template(
-            self.load(doc), doc.relpath, project=doc.name, describe_terms=self.describe_terms()
+            document or self.load(doc),
+            doc.relpath,
+            project=doc.name,
+            describe_terms=self.describe_terms(),
         )
 
     def update(self, locales: tuple[str, ...] | list[str] = ()) -> list[StepResult]:
@@ -274,8 +287,16 @@ class Project:
         po = po if po is not None else read_po(path)
         config = self.check_config
         rel = path.relative_to(self.root).as_posix()
+        source = self.document_of(doc)
+        dialect = self.segment_options(source).dialect if source else None
         return check_catalog(
-            po, rel, locale, config, termbase=self.termbase, source_locale=self.config.source_locale
+            po,
+            rel,
+            locale,
+            config,
+            termbase=self.termbase,
+            source_locale=self.config.source_locale,
+            dialect=dialect,
         )
 
     @cached_property

@@ -40,6 +40,8 @@ def extract_template(
             pot.append(entry)
         entry.occurrences.append((source_path, str(seg.line)))
         _add_comment_line(entry, seg.comment)
+        if seg.note:
+            _add_comment_line(entry, f"note: {seg.note}")
     if describe_terms is not None:
         for entry in pot:
             terms = describe_terms(entry.msgid)

@@ -32,6 +32,7 @@ def markup(ctx: EntryContext) -> Iterator[str]:
     yield from compare_multisets("entity reference", src.entities, tgt.entities, str)
     yield from compare_multisets("footnote reference", src.footnotes, tgt.footnotes, _footnote)
     yield from _reference_labels(ctx)
+    yield from _dialect_atoms(ctx)
     yield from _emphasis(ctx)
     if src.hardbreaks != tgt.hardbreaks:
         yield f"hard line breaks: {src.hardbreaks} in the source, {tgt.hardbreaks} in the translation"
@@ -58,6 +59,21 @@ def compare_multisets(
         yield f"{what} missing: {show(old)}"
     for new in added[len(missing) :]:
         yield f"{what} added: {show(new)}"
+
+
+def _dialect_atoms(ctx: EntryContext) -> Iterator[str]:
+    """Spans the dialect protects (expressions, shortcodes, math, URLs, JSX) kept exactly."""
+    if ctx.dialect is None or not ctx.dialect.atom_labels:
+        return
+    labels = sorted({a.label for a in ctx.source_atoms} | {a.label for a in ctx.target_atoms})
+    for label in labels:
+        source = [a.text for a in ctx.source_atoms if a.label == label]
+        target = [a.text for a in ctx.target_atoms if a.label == label]
+        yield from compare_multisets(label, source, target, _quoted_atom)
+
+
+def _quoted_atom(text: str) -> str:
+    return f"«{text}»"
 
 
 def _code(content: str) -> str:

@@ -132,6 +132,7 @@ class EntryContext:
     kind: str | None = None
     termbase: Any = None
     entry: polib.POEntry | None = field(default=None, compare=False)
+    dialect: Any = field(default=None, compare=False)  # a markdown Dialect, for its atoms
 
     @property
     def language(self) -> str:
@@ -159,6 +160,15 @@ class EntryContext:
     def target_markup(self) -> InlineMarkup:
         """The inline parse of the translation, shared by every check of this entry."""
         return inline_markup(self.target)
+
+    @cached_property
+    def source_atoms(self) -> tuple:
+        """The dialect's protected spans of the source (``{{ x }}``, shortcodes …)."""
+        return tuple(self.dialect.atoms(self.source)) if self.dialect is not None else ()
+
+    @cached_property
+    def target_atoms(self) -> tuple:
+        return tuple(self.dialect.atoms(self.target)) if self.dialect is not None else ()
 
 
 def language_of(locale: str) -> str:

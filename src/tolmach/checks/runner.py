@@ -36,15 +36,19 @@ def check_entry(
     termbase: Any = None,
     source_locale: str = "ru",
     path: str = "<entry>",
+    dialect: Any = None,
 ) -> list[Finding]:
-    """Findings of the entry checks on one entry, waived ones marked, plus bad waivers."""
+    """Findings of the entry checks on one entry, waived ones marked, plus bad waivers.
+
+    ``dialect`` (a :class:`~tolmach.markdown.dialects.Dialect`) tells which spans of the
+    entry are protected atoms (``{{ x }}``, shortcodes, math …)."""
     config = config or CheckConfig()
     waived = waivers_of(entry)
     findings = list(_bad_waivers(entry, path, waived))
     if not _is_published(entry):
         return findings
     used: set[str] = set()
-    contexts = list(_contexts(entry, locale, source_locale, termbase))
+    contexts = list(_contexts(entry, locale, source_locale, termbase, dialect))
     for check in _enabled(config, "entry"):
         for ctx, prefix in contexts:
             for message in _messages(check, ctx):
@@ -75,6 +79,7 @@ def check_catalog(
     config: CheckConfig | None = None,
     termbase: Any = None,
     source_locale: str = "ru",
+    dialect: Any = None,
 ) -> list[Finding]:
     """All findings for one catalog, in line order: entry checks, then catalog counts."""
     config = config or CheckConfig()
@@ -82,7 +87,13 @@ def check_catalog(
     for entry in po:
         findings.extend(
             check_entry(
-                entry, locale, config, termbase=termbase, source_locale=source_locale, path=path
+                entry,
+                locale,
+                config,
+                termbase=termbase,
+                source_locale=source_locale,
+                path=path,
+                dialect=dialect,
             )
         )
     findings.extend(_catalog_counts(po, path, locale, config, source_locale))
@@ -124,7 +135,7 @@ def _enabled(config: CheckConfig, per: str) -> Iterator[Check]:
 
 
 def _contexts(
-    entry: polib.POEntry, locale: str, source_locale: str, termbase: Any
+    entry: polib.POEntry, locale: str, source_locale: str, termbase: Any, dialect: Any = None
 ) -> Iterator[tuple[EntryContext, str]]:
     """One context per translated form; plural forms say which form a message is about."""
     kind = parse_kind(entry.comment)
@@ -137,7 +148,8 @@ def _contexts(
         ]
     for source, target, prefix in forms:
         if target.strip():
-            yield EntryContext(source, target, locale, source_locale, kind, termbase, entry), prefix
+            context = EntryContext(source, target, locale, source_locale, kind, termbase, entry, dialect)
+            yield context, prefix
 
 
 def _finding(

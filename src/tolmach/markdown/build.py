@@ -13,6 +13,7 @@ from collections.abc import Callable, Mapping
 
 from tolmach.markdown.document import Document, Segment
 from tolmach.markdown.frontmatter import quote_scalar
+from tolmach.markdown.frontmatter_data import quote_data_string
 
 __all__ = ["apply_translations", "emit_translation", "wrap_text"]
 
@@ -58,6 +59,10 @@ def emit_translation(seg: Segment, translated: str, wrap_width: int = 0, column:
         return quote_scalar(translated.replace("\n", " "), seg.quoting)
     if seg.quoting and seg.quoting.startswith("title"):
         return _escape_title(" ".join(translated.split("\n")), seg.quoting[-1])
+    if seg.quoting in ("toml-basic", "toml-literal", "json"):
+        return quote_data_string(translated.replace("\n", " "), seg.quoting)
+    if seg.quoting and seg.quoting[:-1] in _QUOTED_VALUES:
+        return _QUOTED_VALUES[seg.quoting[:-1]](" ".join(translated.split("\n")), seg.quoting[-1])
     if seg.single_line:
         return " ".join(part.strip() for part in translated.split("\n"))
     lines = translated.split("\n")
@@ -71,6 +76,19 @@ def emit_translation(seg: Segment, translated: str, wrap_width: int = 0, column:
     if seg.kind != "html block":
         lines[1:] = [_not_underline(line) for line in lines[1:]]
     return seg.continuation.join(lines)
+
+
+def _attribute_value(text: str, quote: str) -> str:
+    """An HTML/JSX attribute value between ``quote`` characters: the quote as an entity."""
+    return text.replace(quote, "&quot;" if quote == '"' else "&#39;")
+
+
+def _go_string(text: str, quote: str) -> str:
+    """A Hugo shortcode argument between double quotes: Go string escapes."""
+    return text.replace("\\", "\\\\").replace('"', '\\"') if quote == '"' else text
+
+
+_QUOTED_VALUES = {"attribute": _attribute_value, "go": _go_string}
 
 
 def _not_underline(line: str) -> str:

@@ -14,6 +14,7 @@ structure as the source; only text may differ.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Iterable
 
 __all__ = ["pseudo_catalog", "pseudo_translate"]
 
@@ -56,16 +57,29 @@ _TITLE_RE = re.compile(r'"(?:\\.|[^"\\])*"|\'(?:\\.|[^\'\\])*\'|\((?:\\.|[^()\\]
 _TICKS_RE = re.compile(r"`+")
 
 
-def pseudo_translate(text: str) -> str:
-    """Accent and lengthen the letters of ``text``, keeping all markup intact."""
-    return _translate(text, 0, len(text), _atoms(text))
+Protect = Callable[[str], Iterable]  # text → spans with .start and .end (dialect atoms)
 
 
-def _atoms(text: str) -> dict[int, int]:
+def pseudo_translate(text: str, protect: Protect | None = None) -> str:
+    """Accent and lengthen the letters of ``text``, keeping all markup intact.
+
+    ``protect`` gives the spans a dialect keeps verbatim (``Dialect.atoms``): template
+    expressions, shortcodes, math, bare URLs, JSX.
+    """
+    protected = {a.start: a.end for a in protect(text)} if protect else {}
+    return _translate(text, 0, len(text), _atoms(text, protected))
+
+
+def _atoms(text: str, protected: dict[int, int] | None = None) -> dict[int, int]:
     """Start → end of every span copied unchanged, found left to right as the parser does."""
     atoms: dict[int, int] = {}
+    protected = protected or {}
     pos = 0
     while pos < len(text):
+        if pos in protected:
+            atoms[pos] = protected[pos]
+            pos = protected[pos]
+            continue
         if text[pos] == "`":
             run = _TICKS_RE.match(text, pos).end()
             close = _closing_ticks(text, run, run - pos)
@@ -225,16 +239,17 @@ def _accent(chunk: str) -> str:
     )
 
 
-def pseudo_catalog(po):
+def pseudo_catalog(po, protect: Protect | None = None):
     """Fill every entry of a polib catalog with its pseudo-translation (in place)."""
     for entry in po:
         if entry.msgid_plural:
             forms = [entry.msgid, entry.msgid_plural]
             entry.msgstr_plural = {
-                k: pseudo_translate(forms[min(k, 1)]) for k in sorted(entry.msgstr_plural or {0: ""})
+                k: pseudo_translate(forms[min(k, 1)], protect)
+                for k in sorted(entry.msgstr_plural or {0: ""})
             }
         else:
-            entry.msgstr = pseudo_translate(entry.msgid)
+            entry.msgstr = pseudo_translate(entry.msgid, protect)
         if "fuzzy" in entry.flags:
             entry.flags.remove("fuzzy")
     return po
