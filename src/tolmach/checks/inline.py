@@ -19,7 +19,16 @@ from markdown_it import MarkdownIt
 from markdown_it.token import Token
 from mdit_py_plugins.footnote import footnote_plugin
 
-__all__ = ["OBJECT", "InlineMarkup", "inline_markup", "mask_code"]
+from tolmach.markdown.atoms import TRANSLATABLE_ATTRIBUTES, atom_of, normalize_tag
+
+__all__ = [
+    "OBJECT",
+    "TRANSLATABLE_ATTRIBUTES",
+    "InlineMarkup",
+    "inline_markup",
+    "mask_code",
+    "normalize_tag",
+]
 
 OBJECT = "\ufffc"
 """Stands in the visible text for a code span, raw HTML or an autolink: not a word."""
@@ -33,11 +42,7 @@ _FULL_REFERENCE_RE = re.compile(r"\]\[([^\[\]]*[^\[\]\s][^\[\]]*)\]")
 _COLLAPSED_REFERENCE_RE = re.compile(r"\[([^\[\]]+)\]\[\]")
 _SHORTCUT_RE = re.compile(r"(?<!\\)\[([^\[\]^][^\[\]]*)\](?!\[[^\[\]]*\])")
 _ENTITY_RE = re.compile(r"(?<!\\)&(?:[A-Za-z][A-Za-z0-9]{1,31}|#[0-9]{1,7}|#[xX][0-9A-Fa-f]{1,6});")
-_TAG_RE = re.compile(r"^<(/?)([A-Za-z][A-Za-z0-9-]*)(.*?)(/?)>$", re.DOTALL)
-_ATTR_RE = re.compile(r"""([A-Za-z_:][\w.:-]*)(?:\s*=\s*("[^"]*"|'[^']*'|[^\s"'=<>`]+))?""")
 _DELIMITER_RUN_RE = re.compile(r"\*+|(?<![^\W_])_+|_+(?![^\W_])")
-
-TRANSLATABLE_ATTRIBUTES = frozenset({"alt", "title", "aria-label", "placeholder", "summary"})
 
 
 @dataclass(frozen=True)
@@ -92,6 +97,10 @@ def _parsed(text: str) -> InlineMarkup:
     )
 
 
+_ATOM_FIELDS = {"code": "code", "link": "links", "autolink": "autolinks", "image": "images",
+                "html": "html"}
+
+
 @dataclass
 class _Tokens:
     """The markup tokens of one parse, gathered in a single walk."""
@@ -119,15 +128,10 @@ class _Tokens:
             if "*" in token.content or "_" in token.content:
                 # a run of * or _ left as text is an emphasis that did not open or close
                 self.stray.extend(m.group(0) for m in _DELIMITER_RUN_RE.finditer(token.content))
-        elif kind == "code_inline":
-            self.code.append(token.content)
-        elif kind == "link_open":
-            target = self.autolinks if _is_autolink(token) else self.links
-            target.append(_attr(token, "href"))
-        elif kind == "image":
-            self.images.append(_attr(token, "src"))
-        elif kind == "html_inline":
-            self.html.append(normalize_tag(token.content))
+        elif (atom := atom_of(token)) is not None:
+            field_name = _ATOM_FIELDS.get(atom[0])  # footnote references: read from raw text
+            if field_name is not None:
+                getattr(self, field_name).append(atom[1])
         elif kind == "strong_open":
             self.strong += 1
         elif kind == "em_open":
@@ -144,26 +148,6 @@ def _plain(text: str) -> InlineMarkup:
 def mask_code(text: str) -> str:
     """``text`` with every code span replaced by :data:`OBJECT` characters of equal length."""
     return _CODE_SPAN_RE.sub(lambda m: OBJECT * len(m.group(0)), text)
-
-
-def normalize_tag(raw: str) -> str:
-    """A raw HTML tag reduced to what must not change: name and untranslatable attributes.
-
-    >>> normalize_tag('<A  Href="x" title="Hallo">')
-    '<a href="x">'
-    """
-    match = _TAG_RE.match(raw.strip())
-    if not match:
-        return "<!-- -->" if raw.startswith("<!--") else raw.strip()
-    closing, name, rest, _ = match.groups()
-    attrs = []
-    for attr in _ATTR_RE.finditer(rest):
-        key = attr.group(1).lower()
-        if key not in TRANSLATABLE_ATTRIBUTES:
-            value = attr.group(2)
-            attrs.append(key if value is None else f'{key}="{value.strip(chr(34) + chr(39))}"')
-    inner = " ".join([name.lower(), *sorted(attrs)])
-    return f"<{closing}{inner}>"  # <br/> and <br> are the same tag
 
 
 def _children(text: str) -> list[Token]:
@@ -185,11 +169,6 @@ def _walk(tokens: list[Token]) -> Iterator[Token]:
         yield token
         if token.children:
             yield from _walk(token.children)
-
-
-def _attr(token: Token, name: str) -> str:
-    value = token.attrs.get(name, "")
-    return str(value)
 
 
 def _is_autolink(token: Token) -> bool:

@@ -1,0 +1,420 @@
+"""The structural fingerprint of a Markdown text, and how two fingerprints differ.
+
+A translation may change text, never structure. The fingerprint is what must not
+change, read from the token stream of the parser the document was segmented with
+(passed in, never assumed, so a dialect's parser brings its own constructs):
+
+* every block token in order — type, tag, nesting, markup (``#`` or ``=``, list
+  markers, fences), info (list item numbers, fence info strings), attributes (table
+  alignments, list starts), whether a paragraph is hidden (tight lists), and the
+  content of tokens that are not text: indented and fenced code byte for byte, HTML
+  blocks (their tags only, when HTML blocks are translatable), front matter with the
+  values of translatable keys masked. Table shapes (cells per row) follow from the
+  sequence. Any plugin token is covered the same way, with no special code; a plugin
+  whose ``info`` or content holds translatable text registers its own shape with
+  :func:`register_shape`;
+* per inline token, the multiset of its atoms (code spans, link and image
+  destinations, autolinks, raw HTML tags, footnote references: :mod:`.atoms`);
+* link reference definitions: label and destination (the title is text).
+
+Each construct carries the line where it starts. Two fingerprints are compared line by
+line: the constructs of each source line against the constructs the built text has at
+the lines that come from it (``origin``: built line → source line, which the assembler
+knows because the skeleton is copied byte for byte). Every line whose constructs differ
+is one :class:`Difference`, naming the source line, the built lines involved and what
+was expected there. :mod:`tolmach.markdown.verify` turns differences into the entries
+that caused them.
+
+>>> from tolmach.markdown.document import markdown_parser
+>>> md = markdown_parser()
+>>> [str(d) for d in structure_differences("# Title\\n", "# Titel\\n# Injected\\n", md)]
+['line 2: heading 1: expected nothing, found heading 1']
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Hashable, Sequence
+from dataclasses import dataclass
+
+from markdown_it import MarkdownIt
+from markdown_it.token import Token
+
+from tolmach.markdown.atoms import inline_atoms, normalize_tag
+from tolmach.markdown.frontmatter import locate_front_matter_values
+from tolmach.markdown.segment import split_lines
+
+__all__ = [
+    "Construct",
+    "Difference",
+    "Fingerprint",
+    "fingerprint",
+    "register_shape",
+    "structure_differences",
+]
+
+Shape = tuple[Hashable, ...]
+ShapeFunction = Callable[[Token], Shape]
+
+_SHAPES: dict[str, ShapeFunction] = {}
+
+# Numbers in ``meta`` are numbering derived from reading order (footnote ids follow the
+# order of the references, which a translation may change); they are not structure.
+_NUMBERING_META = frozenset({"id", "subId"})
+
+
+def register_shape(token_type: str, shape: ShapeFunction | None) -> None:
+    """Use ``shape(token)`` as the fingerprint of every token of ``token_type``.
+
+    For plugin tokens that hold translatable text in ``info`` or ``content`` (a
+    container's title): the shape keeps what must not change and leaves the text out.
+    A shape is a tuple whose first item is the token type. ``None`` removes it.
+    """
+    if shape is None:
+        _SHAPES.pop(token_type, None)
+    else:
+        _SHAPES[token_type] = shape
+
+
+@dataclass(frozen=True)
+class Construct:
+    """One element of the structure: its shape (compared) and the line it starts on."""
+
+    shape: Shape
+    line: int  # 0-based line of the text the fingerprint was taken from
+
+    @property
+    def name(self) -> str:
+        """How a message names it: ``heading 2``, ``table cell``, ``fenced code``."""
+        return construct_name(self.shape)
+
+
+@dataclass(frozen=True)
+class Fingerprint:
+    """The structure of one text, in document order."""
+
+    constructs: tuple[Construct, ...]
+
+    def by_line(self, origin: Sequence[int] | None = None) -> dict[int, list[Construct]]:
+        """Constructs grouped by the line they start on, mapped through ``origin``."""
+        groups: dict[int, list[Construct]] = {}
+        for construct in self.constructs:
+            line = construct.line if origin is None else _origin_of(origin, construct.line)
+            groups.setdefault(line, []).append(construct)
+        return groups
+
+
+@dataclass(frozen=True)
+class Difference:
+    """Where the built structure departs from the source's.
+
+    ``line`` is the 1-based source line; ``built_lines`` the 0-based lines of the built
+    text whose constructs differ (empty when something is missing there).
+    """
+
+    line: int
+    construct: str
+    expected: str
+    found: str
+    built_lines: tuple[int, ...] = ()
+
+    def __str__(self) -> str:
+        return f"line {self.line}: {self.construct}: expected {self.expected}, found {self.found}"
+
+
+def fingerprint(
+    text: str,
+    parser: MarkdownIt,
+    *,
+    front_matter_keys: Sequence[str] = (),
+    translatable_html: bool = False,
+) -> Fingerprint:
+    """The structure of ``text`` as ``parser`` reads it.
+
+    ``front_matter_keys`` are masked in front matter (their values are translated);
+    with ``translatable_html`` an HTML block is compared by its tags, not its bytes.
+    """
+    env: dict = {}
+    tokens = parser.parse(_parser_input(text), env)
+    constructs = _token_constructs(tokens, text, front_matter_keys, translatable_html)
+    constructs.extend(_reference_constructs(env))
+    return Fingerprint(tuple(constructs))
+
+
+def structure_differences(
+    source: str | Fingerprint,
+    built: str | Fingerprint,
+    parser: MarkdownIt,
+    *,
+    origin: Sequence[int] | None = None,
+    front_matter_keys: Sequence[str] = (),
+    translatable_html: bool = False,
+) -> list[Difference]:
+    """How ``built`` differs from ``source`` in structure; empty when it does not.
+
+    ``origin[i]`` is the source line that built line ``i`` comes from; without it the
+    texts are compared line for line.
+    """
+    options = {"front_matter_keys": front_matter_keys, "translatable_html": translatable_html}
+    src = source if isinstance(source, Fingerprint) else fingerprint(source, parser, **options)
+    out = built if isinstance(built, Fingerprint) else fingerprint(built, parser, **options)
+    if _same(src, out, origin):
+        return []
+    expected, found = src.by_line(), out.by_line(origin)
+    differences = []
+    for line in sorted(expected.keys() | found.keys()):
+        there, here = expected.get(line, []), found.get(line, [])
+        if [c.shape for c in there] != [c.shape for c in here]:
+            differences.append(_difference(line, there, here))
+    return differences
+
+
+def _same(src: Fingerprint, out: Fingerprint, origin: Sequence[int] | None) -> bool:
+    """The fast path: same constructs at the same lines, in the same order."""
+    if len(src.constructs) != len(out.constructs):
+        return False
+    for a, b in zip(src.constructs, out.constructs, strict=True):
+        line = b.line if origin is None else _origin_of(origin, b.line)
+        if a.shape != b.shape or a.line != line:
+            return False
+    return True
+
+
+def _origin_of(origin: Sequence[int], line: int) -> int:
+    return origin[line] if 0 <= line < len(origin) else (origin[-1] if origin else line)
+
+
+# --- reading the token stream --------------------------------------------------------
+
+
+def _parser_input(text: str) -> str:
+    """What the parser sees, exactly as the segmenter feeds it: no BOM, NUL as U+FFFD."""
+    return text.removeprefix("\ufeff").replace("\0", "\ufffd")
+
+
+def _token_constructs(
+    tokens: list[Token], text: str, keys: Sequence[str], translatable_html: bool
+) -> list[Construct]:
+    """One construct per token. A token without a line map takes the line of its opener
+    (a closing token), of the next mapped token (an opening one) or of the one before."""
+    following = _next_mapped_lines(tokens)
+    openers: list[int] = []
+    constructs: list[Construct] = []
+    last = 0
+    for index, token in enumerate(tokens):
+        if token.map:
+            line = token.map[0]
+        elif token.nesting < 0 and openers:
+            line = openers[-1]
+        elif token.nesting > 0 and following[index] is not None:
+            line = following[index]
+        else:
+            line = last
+        if token.nesting > 0:
+            openers.append(line)
+        elif token.nesting < 0 and openers:
+            openers.pop()  # the footnote plugin may close what it never opened
+        last = line
+        constructs.append(Construct(_shape(token, text, keys, translatable_html), line))
+    return constructs
+
+
+def _next_mapped_lines(tokens: list[Token]) -> list[int | None]:
+    following: list[int | None] = [None] * len(tokens)
+    line: int | None = None
+    for index in range(len(tokens) - 1, -1, -1):
+        if tokens[index].map:
+            line = tokens[index].map[0]
+        following[index] = line
+    return following
+
+
+def _shape(token: Token, text: str, keys: Sequence[str], translatable_html: bool) -> Shape:
+    registered = _SHAPES.get(token.type)
+    if registered is not None:
+        return registered(token)
+    if token.type == "inline":
+        return ("inline", inline_atoms(token.children or ()))
+    if token.type == "front_matter":
+        return ("front_matter", _masked_front_matter(token, text, keys))
+    if token.type == "html_block" and translatable_html:
+        return ("html_block", _html_tags(token.content))
+    attrs = tuple(sorted((str(k), str(v)) for k, v in token.attrs.items()))
+    meta = tuple(
+        sorted((k, v) for k, v in token.meta.items() if k not in _NUMBERING_META and _plain(v))
+    )
+    return (
+        token.type,
+        token.tag,
+        token.nesting,
+        token.markup,
+        token.info,
+        attrs,
+        token.hidden,
+        meta,
+        token.content,
+    )
+
+
+def _plain(value: object) -> bool:
+    return isinstance(value, str | int | bool | float) or value is None
+
+
+def _masked_front_matter(token: Token, text: str, keys: Sequence[str]) -> str:
+    """The front matter with every translatable value replaced by one placeholder: the
+    keys, their order and all other values must stay, the values may change (and their
+    quoting with them: a plain scalar may need quotes once translated)."""
+    if not token.map:
+        return token.content
+    lines = split_lines(text)
+    first, stop = token.map[0], min(token.map[1], len(lines))
+    start = lines[first].start
+    end = lines[stop - 1].start + len(lines[stop - 1].body)
+    pieces, cursor = [], start
+    for seg in locate_front_matter_values(token, lines, keys):
+        pieces += [text[cursor : seg.start], "\x00"]
+        cursor = seg.end
+    pieces.append(text[cursor:end])
+    return "".join(pieces).replace("\r\n", "\n").replace("\r", "\n")
+
+
+def _html_tags(content: str) -> tuple[str, ...]:
+    """The tags of an HTML block, normalized: its text may be translated, tags not."""
+    tags = []
+    pos = content.find("<")
+    while pos != -1:
+        end = _tag_end(content, pos)
+        if end is None:
+            pos = content.find("<", pos + 1)
+            continue
+        tags.append(normalize_tag(content[pos:end]))
+        pos = content.find("<", end)
+    return tuple(tags)
+
+
+def _tag_end(content: str, pos: int) -> int | None:
+    """End of the tag or comment starting at ``pos`` (quotes respected), or None."""
+    if content.startswith("<!--", pos):
+        close = content.find("-->", pos + 4)
+        return None if close == -1 else close + 3
+    if pos + 1 >= len(content) or not (content[pos + 1].isalpha() or content[pos + 1] in "/!?"):
+        return None
+    quote = None
+    for index in range(pos + 1, len(content)):
+        ch = content[index]
+        if quote:
+            quote = None if ch == quote else quote
+        elif ch in "\"'":
+            quote = ch
+        elif ch == ">":
+            return index + 1
+        elif ch == "<":
+            return None
+    return None
+
+
+def _reference_constructs(env: dict) -> list[Construct]:
+    """Link reference definitions: no token, but a label, a destination and a line."""
+    constructs = []
+    for label, reference in env.get("references", {}).items():
+        line = reference["map"][0] if reference.get("map") else 0
+        constructs.append(Construct(("reference", label, reference.get("href", "")), line))
+    return constructs
+
+
+# --- naming constructs -----------------------------------------------------------------
+
+_NAMES = {
+    "paragraph_open": "paragraph",
+    "bullet_list_open": "bullet list",
+    "ordered_list_open": "ordered list",
+    "list_item_open": "list item",
+    "blockquote_open": "blockquote",
+    "table_open": "table",
+    "thead_open": "table head",
+    "tbody_open": "table body",
+    "tr_open": "table row",
+    "th_open": "table header cell",
+    "td_open": "table cell",
+    "code_block": "indented code",
+    "fence": "fenced code",
+    "html_block": "HTML block",
+    "hr": "thematic break",
+    "front_matter": "front matter",
+    "footnote_block_open": "footnote list",
+    "footnote_open": "footnote",
+    "footnote_anchor": "footnote back-link",
+    "inline": "inline markup",
+}
+
+
+def construct_name(shape: Shape) -> str:
+    """``heading 2``, ``bullet list (-)``, ``link reference definition [x]`` ..."""
+    kind = str(shape[0])
+    if kind == "reference":
+        return f"link reference definition [{shape[1]}]"
+    if kind == "heading_open":
+        return f"heading {str(shape[1])[1:]}"
+    if kind in ("bullet_list_open", "ordered_list_open") and len(shape) > 3 and shape[3]:
+        return f"{_NAMES[kind]} ({shape[3]})"
+    if kind.endswith("_close"):
+        opener = kind[: -len("_close")] + "_open"
+        return "end of " + _NAMES.get(opener, opener[: -len("_open")].replace("_", " "))
+    return _NAMES.get(kind, kind.removesuffix("_open").replace("_", " "))
+
+
+def _difference(line: int, expected: list[Construct], found: list[Construct]) -> Difference:
+    built_lines = tuple(sorted({c.line for c in found}))
+    first = next(
+        (i for i, (a, b) in enumerate(zip(expected, found, strict=False)) if a.shape != b.shape),
+        min(len(expected), len(found)),
+    )
+    a = expected[first] if first < len(expected) else None
+    b = found[first] if first < len(found) else None
+    if a is not None and b is not None and a.shape[0] == b.shape[0] == "inline":
+        missing, added = _atom_changes(a.shape, b.shape)
+        return Difference(line + 1, "inline markup", missing, added, built_lines)
+    if a is not None and b is not None and a.name == b.name:
+        was, now = _details(a.shape, b.shape)
+        return Difference(line + 1, a.name, was, now, built_lines)
+    construct = (a or b).name  # type: ignore[union-attr]
+    return Difference(line + 1, construct, _summary(expected), _summary(found), built_lines)
+
+
+def _atom_changes(expected: Shape, found: Shape) -> tuple[str, str]:
+    had, has = Counter(expected[1]), Counter(found[1])  # type: ignore[arg-type]
+    missing = [f"{kind} {value!r}" for kind, value in (had - has).elements()]
+    added = [f"{kind} {value!r}" for kind, value in (has - had).elements()]
+    return ", ".join(missing) or "nothing more", ", ".join(added) or "nothing more"
+
+
+_FIELDS = ("type", "tag", "nesting", "markup", "info", "attributes", "hidden", "meta", "content")
+
+
+def _details(expected: Shape, found: Shape) -> tuple[str, str]:
+    """The fields two constructs of one name differ in: markup, info, attributes ..."""
+    if expected[0] == "reference":
+        return f"destination {expected[2]!r}", f"destination {found[2]!r}"
+    if len(expected) != len(_FIELDS) or len(found) != len(_FIELDS):
+        return _short(expected[1:]), _short(found[1:])
+    pairs = [
+        (f"{field} {_short(a)}", f"{field} {_short(b)}")
+        for field, a, b in zip(_FIELDS, expected, found, strict=True)
+        if a != b
+    ]
+    return "; ".join(p[0] for p in pairs), "; ".join(p[1] for p in pairs)
+
+
+def _short(value: object, limit: int = 60) -> str:
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _summary(constructs: list[Construct]) -> str:
+    """The opening constructs of one line: ``heading 1``, ``table row, table cell ×3``."""
+    names = Counter(
+        c.name for c in constructs if not c.name.startswith("end of") and c.shape[0] != "inline"
+    )
+    if not names:
+        return "nothing"
+    return ", ".join(name if n == 1 else f"{name} ×{n}" for name, n in names.items())
