@@ -13,5 +13,8 @@ titles and labels become segments, inline syntax becomes protected atoms.
 
 from tolmach.markdown.dialects.dialect import COMMONMARK, Dialect, build_parser, resolve_dialect
 from tolmach.markdown.dialects.presets import PRESETS, SYNTAXES
+from tolmach.markdown.dialects.shapes import register_dialect_shapes
+
+register_dialect_shapes()
 
 __all__ = ["COMMONMARK", "PRESETS", "SYNTAXES", "Dialect", "build_parser", "resolve_dialect"]
