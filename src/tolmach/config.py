@@ -28,6 +28,7 @@ __all__ = [
 ]
 
 DEFAULT_ATTRIBUTES = ("title", "alt", "label", "caption", "placeholder")
+DEFAULT_FRONT_MATTER_KEYS = ("title", "description")
 
 
 @dataclass(frozen=True)
@@ -84,7 +85,7 @@ class Config:
     wrap_width: int = 0
     po_width: int = 79
     fuzzy_threshold: float = 0.6
-    front_matter_keys: tuple[str, ...] = ("title", "description")
+    front_matter_keys: tuple[str, ...] = DEFAULT_FRONT_MATTER_KEYS
     translate_html_blocks: bool = False  # the old name of html-text, still read
     dialect: str = "commonmark"
     syntax: tuple[str, ...] = ()
@@ -177,7 +178,10 @@ def _settings(config: Config, relpath: str) -> DocumentSettings:
         keys = keys if override.front_matter_keys is None else override.front_matter_keys
         if override.translatable_attributes is not None:
             attributes = override.translatable_attributes
-    return DocumentSettings(_dialect(name, tuple(syntax), tuple(attributes)), html_text, keys)
+    dialect = _dialect(name, tuple(syntax), tuple(attributes))
+    if keys == DEFAULT_FRONT_MATTER_KEYS:
+        keys = (*keys, *dialect.front_matter_keys)
+    return DocumentSettings(dialect, html_text, keys)
 
 
 @functools.lru_cache(maxsize=64)

@@ -19,11 +19,13 @@ from tolmach.fileio import write_atomic
 
 __all__ = [
     "AppState",
+    "dialect_options",
     "emit",
     "locale_option",
     "pass_state",
     "report_file",
     "reports_errors",
+    "resolve_dialect_option",
     "shown",
 ]
 
@@ -92,6 +94,36 @@ def locale_option(func):
         metavar="LOCALE",
         help="Target locale (repeatable); default: all configured locales.",
     )(func)
+
+
+def dialect_options(func):
+    """``--dialect`` and ``--syntax`` for the single-file forms (no project to read them from)."""
+    from tolmach.markdown.dialects import PRESETS
+
+    func = click.option(
+        "--syntax",
+        "syntax",
+        multiple=True,
+        metavar="+NAME|-NAME",
+        help="Adjust the dialect: +deflist adds a syntax, -linkify removes one (repeatable).",
+    )(func)
+    return click.option(
+        "--dialect",
+        type=click.Choice(list(PRESETS)),
+        default="commonmark",
+        show_default=True,
+        help="Markdown dialect of the source (single-file mode).",
+    )(func)
+
+
+def resolve_dialect_option(dialect: str, syntax: tuple[str, ...]):
+    """The dialect the options name; a bad ``--syntax`` is a usage error."""
+    from tolmach.markdown.dialects import resolve_dialect
+
+    try:
+        return resolve_dialect(dialect, syntax)
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), param_hint="--syntax") from None
 
 
 def shown(path: Path, root: Path) -> str:

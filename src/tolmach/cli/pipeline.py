@@ -17,15 +17,17 @@ from tolmach.catalog.status import translations_of
 from tolmach.catalog.template import extract_template
 from tolmach.cli.common import (
     AppState,
+    dialect_options,
     emit,
     locale_option,
     pass_state,
     report_file,
     reports_errors,
+    resolve_dialect_option,
 )
 from tolmach.fileio import project_lock, read_source
 from tolmach.markdown.build import apply_translations
-from tolmach.markdown.document import parse_document
+from tolmach.markdown.document import SegmentOptions, parse_document
 from tolmach.markdown.pseudo import pseudo_catalog
 
 __all__ = ["build", "check", "extract", "pseudo", "stats", "update"]
@@ -39,26 +41,37 @@ __all__ = ["build", "check", "extract", "pseudo", "stats", "update"]
     type=click.Path(dir_okay=False, path_type=Path),
     help="Where to write the .pot (single-file mode; '-' for standard output).",
 )
+@dialect_options
 @pass_state
 @reports_errors
-def extract(state: AppState, source: Path | None, output: Path | None) -> None:
+def extract(
+    state: AppState, source: Path | None, output: Path | None, dialect: str, syntax: tuple[str, ...]
+) -> None:
     """Extract translatable segments into .pot templates.
+
+    Lines that look like a syntax the document's dialect does not parse (a ::: container
+    in CommonMark, say) are reported as warnings with the presets that handle them.
 
     \b
     Examples:
       tolmach extract                              # every configured document
       tolmach extract article.md -o article.pot    # one file, no project needed
+      tolmach extract guide.md -o guide.pot --dialect vitepress
     """
     if source is None:
         with project_lock(state.root):
             for result in state.project().extract():
                 report_file(state, result.path, result.written)
+                for warning in result.warnings:
+                    click.echo(f"warning: {warning}", err=True)
         return
     if output is None:
         raise click.UsageError("single-file extract needs -o OUT.pot")
-    pot = extract_template(
-        parse_document(read_source(source)), source.as_posix(), project=source.stem
-    )
+    options = SegmentOptions(dialect=resolve_dialect_option(dialect, syntax))
+    document = parse_document(read_source(source), options)
+    for hint in document.hints:
+        click.echo(f"warning: {source.as_posix()}:{hint.line}: {hint.message}", err=True)
+    pot = extract_template(document, source.as_posix(), project=source.stem)
     emit(format_po(pot), output)
 
 
@@ -105,6 +118,7 @@ def update(state: AppState, locales: tuple[str, ...]) -> None:
 @click.option(
     "--strict", is_flag=True, help="Refuse to write a locale whose catalog has check errors."
 )
+@dialect_options
 @pass_state
 @reports_errors
 def build(
@@ -115,6 +129,8 @@ def build(
     locales: tuple[str, ...],
     threshold: float | None,
     strict: bool,
+    dialect: str,
+    syntax: tuple[str, ...],
 ) -> None:
     """Write localized Markdown from the catalogs.
 
@@ -129,7 +145,7 @@ def build(
     if source is not None:
         if po_path is None or output is None:
             raise click.UsageError("single-file build needs --po FILE.po and -o OUT.md")
-        _build_single(source, po_path, output)
+        _build_single(source, po_path, output, resolve_dialect_option(dialect, syntax))
         return
     failed = False
     with project_lock(state.root):
@@ -144,8 +160,8 @@ def build(
         sys.exit(1)
 
 
-def _build_single(source: Path, po_path: Path, output: Path) -> None:
-    document = parse_document(read_source(source))
+def _build_single(source: Path, po_path: Path, output: Path, dialect) -> None:
+    document = parse_document(read_source(source), SegmentOptions(dialect=dialect))
     po = read_po(po_path)
     _ensure_catalog_matches(po, po_path, source, document)
     emit(apply_translations(document, translations_of(po)), output)
@@ -176,8 +192,9 @@ def _ensure_catalog_matches(po, po_path: Path, source: Path, document) -> None:
     help="Where to write the pseudo-localized .po ('-' for standard output).",
 )
 @click.option("-l", "--locale", default="en", show_default=True, help="Language of the header.")
+@dialect_options
 @reports_errors
-def pseudo(template: Path, output: Path, locale: str) -> None:
+def pseudo(template: Path, output: Path, locale: str, dialect: str, syntax: tuple[str, ...]) -> None:
     """Pseudo-translate a template: letters accented and lengthened, markup untouched.
 
     Build with the result to see every translatable string and check layouts before
@@ -187,8 +204,10 @@ def pseudo(template: Path, output: Path, locale: str) -> None:
     Example:
       tolmach pseudo locales/rocm7.pot -o /tmp/rocm7.pseudo.po
       tolmach build seeds/rocm7.ru.md --po /tmp/rocm7.pseudo.po -o /tmp/rocm7.pseudo.md
+      tolmach pseudo guide.pot -o guide.pseudo.po --dialect vitepress   # keeps {{ expr }}
     """
-    po = pseudo_catalog(read_po(template))
+    chosen = resolve_dialect_option(dialect, syntax)
+    po = pseudo_catalog(read_po(template), chosen.atoms if chosen.atom_labels else None)
     po.metadata["Language"] = locale
     emit(format_po(po), output)
 

@@ -43,7 +43,12 @@ from tolmach.markdown.slots import (
 __all__ = ["Document", "Segment", "SegmentOptions", "markdown_parser", "parse_document"]
 
 _BREAKS_KEY = "tolmach_breaks"
-_CODE_TOKENS = frozenset({"fence", "code_block", "front_matter", "html_block", "math_block"})
+_CODE_TOKENS = frozenset(
+    {
+        "fence", "code_block", "front_matter", "html_block", "math_block", "directive_line",
+        "liquid_line", "liquid_raw", "shortcode_raw", "expression_line", "mdx_esm", "jsx_flow",
+    }
+)
 _COMMONMARK_CONTAINERS = {"blockquote_open", "list_item_open", "footnote_open"}
 _COMMONMARK_CLOSERS = {"blockquote_close", "list_item_close", "footnote_close"}
 
@@ -93,7 +98,7 @@ def parse_document(text: str, options: SegmentOptions | None = None) -> Document
     found = list(_Walk(tokens, lines, options, directives).segments())
     found.extend(reference_titles(env.get("references", {}), lines))
     found.sort(key=lambda s: s.start)
-    segments = directives.apply(found)
+    segments = [s for s in directives.apply(found) if not options.dialect.only_atoms(s.text)]
     hints = syntax_hints(text, options.dialect, _code_lines(tokens))
     return Document(text, tuple(_with_headings(segments)), options.dialect, tuple(hints))
 

@@ -16,7 +16,7 @@ from markdown_it import MarkdownIt
 
 from tolmach.markdown.dialects.atoms import Atom, find_atoms, record_atoms
 from tolmach.markdown.dialects.common import TRANSLATABLE_ATTRIBUTES
-from tolmach.markdown.dialects.presets import PRESETS, SYNTAXES
+from tolmach.markdown.dialects.presets import FRONT_MATTER_KEYS, PRESETS, SYNTAXES
 
 __all__ = ["COMMONMARK", "Dialect", "resolve_dialect"]
 
@@ -53,6 +53,21 @@ class Dialect:
         if not self.atom_labels:
             return []
         return find_atoms(_atom_parser(self.syntax, self.attributes), text)
+
+    @property
+    def front_matter_keys(self) -> tuple[str, ...]:
+        """Front-matter key paths the preset's sites write prose in."""
+        return FRONT_MATTER_KEYS.get(self.name, ())
+
+    def only_atoms(self, text: str) -> bool:
+        """True if ``text`` has no word outside the dialect's atoms: ``{{ page.title }}``
+        alone is nothing to translate."""
+        if not self.atom_labels or not any(ch in text for ch in "{$<"):
+            return False
+        kept = list(text)
+        for atom in self.atoms(text):
+            kept[atom.start : atom.end] = " " * (atom.end - atom.start)
+        return not any(ch.isalnum() for ch in kept)
 
     @property
     def atom_labels(self) -> dict[str, str]:

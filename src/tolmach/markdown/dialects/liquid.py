@@ -44,7 +44,7 @@ def liquid_tag(src: str, pos: int, end: int) -> tuple[str, int, int] | None:
     """(tag name, arguments start, end) of the ``{% … %}`` at ``pos``, or None.
 
     >>> liquid_tag("{%- include a.html -%}", 0, 22)
-    ('include', 10, 22)
+    ('include', 11, 22)
     """
     if not src.startswith("{%", pos):
         return None

@@ -57,8 +57,8 @@ def jsx_tag(src: str, pos: int, end: int) -> tuple[int, list[Attribute]] | None:
     """End of the JSX tag at ``pos`` (``<Name …>``, ``</Name>``, ``<>``, ``</>``, ``<X />``)
     and its string attributes, or None. Attribute values may be strings or ``{…}``.
 
-    >>> jsx_tag('<Diagram height={250} alt="a > b">', 0, 35)[0]
-    35
+    >>> jsx_tag('<Diagram height={250} alt="a > b">', 0, 34)[0]
+    34
     """
     p = pos + 1
     if p < end and src[p] == "/":

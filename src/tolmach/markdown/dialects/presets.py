@@ -43,7 +43,7 @@ from tolmach.markdown.dialects.mdx import mdx_plugin
 from tolmach.markdown.dialects.shortcodes import shortcodes_plugin
 from tolmach.markdown.dialects.tabs import tabs_plugin
 
-__all__ = ["PRESETS", "SYNTAXES", "Syntax"]
+__all__ = ["FRONT_MATTER_KEYS", "PRESETS", "SYNTAXES", "Syntax"]
 
 Installer = Callable[[MarkdownIt, frozenset[str]], None]
 
@@ -111,9 +111,9 @@ _TABLE: tuple[Syntax, ...] = (
     Syntax("shortcodes", "Hugo shortcodes {{< x >}}", lambda md, a: shortcodes_plugin(md),
            atoms={"shortcode_inline": "shortcode"}, looks_like=re.compile(r"\{\{[<%]")),
     Syntax("liquid", "Liquid/Jinja tags {% x %}", lambda md, a: liquid_plugin(md),
-           atoms={"liquid_tag": "template tag"}, looks_like=re.compile(r"\{%-? ?[a-z]")),
+           atoms={"liquid_tag": "template tag"}, looks_like=re.compile(r"(?<!\{)\{%-? ?[a-z]")),
     Syntax("expressions", "template expressions {{ x }}", lambda md, a: expressions_plugin(md),
-           atoms={"expression": "expression"}, looks_like=re.compile(r"\{\{ ?[\w$#.]")),
+           atoms={"expression": "expression"}, looks_like=re.compile(r"\{\{ ?[\w$.]")),
     Syntax("mdx", "MDX: import/export, JSX, {expressions}", lambda md, a: mdx_plugin(md, a),
            atoms={"jsx_inline": "JSX", "mdx_expression": "expression"},
            looks_like=re.compile(r"^(?:import|export) [^\n]*(?:from |=)|^<[A-Z]\w*[ >/]")),
@@ -152,4 +152,17 @@ PRESETS: dict[str, tuple[str, ...]] = {
     "jekyll": (*_BASE, "deflist", "heading-attrs", "abbr", "math", "liquid", "expressions"),
     "mdbook": ("table", "footnote", "strikethrough", "tasklists", "alerts", "heading-attrs", "includes"),
     "javascript-info": (*_BASE, "deflist", "callouts", "directives"),
+}
+
+# Front-matter keys a preset's sites use for prose, added to the project's defaults
+# (``title``, ``description``) unless the project lists its own ``front-matter-keys``.
+FRONT_MATTER_KEYS: dict[str, tuple[str, ...]] = {
+    "vitepress": (
+        "hero.name", "hero.text", "hero.tagline", "hero.actions.*.text",
+        "features.*.title", "features.*.details",
+    ),
+    "docusaurus": ("sidebar_label",),
+    "mkdocs-material": (),
+    "hugo": ("linkTitle", "summary", "params.subtitle"),
+    "jekyll": ("excerpt",),
 }

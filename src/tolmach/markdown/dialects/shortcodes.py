@@ -163,13 +163,14 @@ def _push_single(state: StateBlock, line: int, found, kind: str, nesting: int = 
     name, _, _, args_at, tag_end = found
     start, _ = line_content(state, line)
     token = state.push(kind, "div", nesting)
-    token.markup = state.src[start:tag_end]
+    token.markup = state.src[start : start + 3]  # {{< or {{%
     token.info = name
     token.map = [line, line + 1]
     token.block = True
     attributes, _ = scan_attributes(state.src, args_at, tag_end - 3)
     slots = list(attribute_slots(state, line, attributes, f'shortcode "{name}" {{name}}', quoting="go"))
-    masked, values = split_values(token.markup, start - state.src.rfind("\n", 0, start) - 1, slots)
+    tag = state.src[start:tag_end]
+    masked, values = split_values(tag, start - state.src.rfind("\n", 0, start) - 1, slots)
     token.meta = {CONTEXT: f'shortcode body ("{name}")', "masked": masked, "values": values}
     add_slots(token, slots)
     return token
@@ -191,7 +192,7 @@ def _inline(state: StateInline, silent: bool) -> bool:
 
 def _render_open(self, tokens, idx, options, env) -> str:
     token = tokens[idx]
-    masked = token.meta.get("masked", token.markup)
+    masked = token.meta["masked"]
     return f'<div class="shortcode" data-shortcode="{escape(masked)}">\n' + "".join(
         f'<span class="argument">{escape(value)}</span>\n' for value in token.meta.get("values", [])
     )
@@ -199,7 +200,7 @@ def _render_open(self, tokens, idx, options, env) -> str:
 
 def _render_raw(self, tokens, idx, options, env) -> str:
     token = tokens[idx]
-    return f'<pre data-shortcode="{escape(token.markup)}">{escape(token.content)}</pre>\n'
+    return f'<pre data-shortcode="{escape(token.meta["masked"])}">{escape(token.content)}</pre>\n'
 
 
 def _render_inline(self, tokens, idx, options, env) -> str:
