@@ -116,8 +116,8 @@ class Project:
     def document_of(self, name: str) -> SourceDocument | None:
         return next((doc for doc in self.documents if doc.name == name), None)
 
-    def load(self, doc: SourceDocument) -> Document:
-        return parse_document(read_source(doc.path), self.segment_options(doc))
+    def load(self, doc: SourceDocument, hints: bool = False) -> Document:
+        return parse_document(read_source(doc.path), self.segment_options(doc), hints=hints)
 
     def select_locales(self, locales: tuple[str, ...] | list[str] = ()) -> list[str]:
         chosen = list(locales) or list(self.config.locales)
@@ -150,7 +150,7 @@ class Project:
         syntax the document's dialect does not parse."""
         results = []
         for doc in self.documents:
-            document = self.load(doc)
+            document = self.load(doc, hints=True)
             pot = self.template(doc, document)
             path = self.config.template_path(doc.name)
             written = write_po(pot, path, width=self.config.po_width)

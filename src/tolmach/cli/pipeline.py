@@ -68,7 +68,7 @@ def extract(
     if output is None:
         raise click.UsageError("single-file extract needs -o OUT.pot")
     options = SegmentOptions(dialect=resolve_dialect_option(dialect, syntax))
-    document = parse_document(read_source(source), options)
+    document = parse_document(read_source(source), options, hints=True)
     for hint in document.hints:
         click.echo(f"warning: {source.as_posix()}:{hint.line}: {hint.message}", err=True)
     pot = extract_template(document, source.as_posix(), project=source.stem)

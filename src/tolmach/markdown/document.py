@@ -88,8 +88,14 @@ def _segmenting_parser(dialect: Dialect) -> MarkdownIt:
     return md
 
 
-def parse_document(text: str, options: SegmentOptions | None = None) -> Document:
-    """Split Markdown source into segments; ``text`` is returned untouched in the result."""
+def parse_document(
+    text: str, options: SegmentOptions | None = None, *, hints: bool = False
+) -> Document:
+    """Split Markdown source into segments; ``text`` is returned untouched in the result.
+
+    With ``hints``, also note lines that look like a syntax the dialect lacks (what
+    ``extract`` warns about; the other steps do not need them).
+    """
     options = options or SegmentOptions()
     lines = split_lines(text)
     env: dict = {}
@@ -99,8 +105,8 @@ def parse_document(text: str, options: SegmentOptions | None = None) -> Document
     found.extend(reference_titles(env.get("references", {}), lines))
     found.sort(key=lambda s: s.start)
     segments = [s for s in directives.apply(found) if not options.dialect.only_atoms(s.text)]
-    hints = syntax_hints(text, options.dialect, _code_lines(tokens))
-    return Document(text, tuple(_with_headings(segments)), options.dialect, tuple(hints))
+    found_hints = syntax_hints(text, options.dialect, _code_lines(tokens)) if hints else ()
+    return Document(text, tuple(_with_headings(segments)), options.dialect, tuple(found_hints))
 
 
 def _shared_parser() -> MarkdownIt:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import functools
 import re
 from bisect import bisect_right
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from tolmach.markdown.dialects.dialect import Dialect
@@ -51,21 +52,58 @@ def syntax_hints(text: str, dialect: Dialect, skip_lines: set[int]) -> list[Synt
     first: dict[str, int] = {}
     counts: dict[str, int] = {}
     starts: list[int] | None = None
-    for match in _combined(missing).finditer(text):
-        if starts is None:
-            starts = [0] + [m.end() for m in re.finditer("\n", text)]
-        line = bisect_right(starts, match.start()) - 1
-        if line in skip_lines:
+    seen: set[tuple[str, int]] = set()
+    for anywhere in (False, True):
+        names = tuple(n for n in missing if SYNTAXES[n].looks_like.anywhere == anywhere)
+        if not names:
             continue
-        name = missing[int(match.lastgroup[1:])]
-        first.setdefault(name, line)
-        counts[name] = counts.get(name, 0) + 1
+        for match in _matches(text, _combined(names, anywhere), anywhere):
+            if starts is None:
+                starts = [0] + [m.end() for m in re.finditer("\n", text)]
+            line = bisect_right(starts, match.start()) - 1
+            name = names[int(match.lastgroup[1:])]
+            if line in skip_lines or (name, line) in seen or _inside_braces(text, match.start(), anywhere):
+                continue
+            seen.add((name, line))
+            first.setdefault(name, line)
+            counts[name] = counts.get(name, 0) + 1
     hints = [SyntaxHint(first[n] + 1, n, counts[n]) for n in first]
     return sorted(hints, key=lambda h: h.line)
 
 
-@functools.lru_cache(maxsize=32)
-def _combined(names: tuple[str, ...]) -> re.Pattern[str]:
-    return re.compile(
-        "|".join(f"(?P<s{i}>{SYNTAXES[n].looks_like.pattern})" for i, n in enumerate(names)), re.M
-    )
+# Where a line-start pattern may match: after a newline and blanks, one of these.
+_LINE_CANDIDATE_RE = re.compile(r"\n[ \t]*(?:[-+*>#$:!?/={\[<`~]|import |export )")
+
+
+def _matches(text: str, pattern: re.Pattern[str], anywhere: bool) -> Iterator[re.Match[str]]:
+    """Matches of ``pattern``; line-start patterns are tried only where a line starts
+    with a character one of them can start with (a fast search for newlines first)."""
+    if anywhere:
+        yield from pattern.finditer(text)
+        return
+    first = pattern.match(text, 0)
+    if first:
+        yield first
+    for candidate in _LINE_CANDIDATE_RE.finditer(text):
+        found = pattern.match(text, candidate.start() + 1)
+        if found:
+            yield found
+
+
+def _inside_braces(text: str, start: int, anywhere: bool) -> bool:
+    """``{{% x %}}`` is a shortcode: its ``{%`` is not a Liquid tag."""
+    return anywhere and start > 0 and text[start - 1] == "{"
+
+
+@functools.lru_cache(maxsize=64)
+def _combined(names: tuple[str, ...], anywhere: bool) -> re.Pattern[str]:
+    """One pattern for all ``names``: anchored at line starts, or (for syntax that lives
+    inside lines, such as ``{{ … }}``) searched anywhere with its literal prefix."""
+    if anywhere:  # each begins with a literal brace: factored out, the search is fast
+        alternatives = "|".join(
+            f"(?P<s{i}>{SYNTAXES[n].looks_like.pattern.removeprefix(chr(92) + '{')})"
+            for i, n in enumerate(names)
+        )
+        return re.compile(f"\\{{(?:{alternatives})")
+    alternatives = "|".join(f"(?P<s{i}>{SYNTAXES[n].looks_like.pattern})" for i, n in enumerate(names))
+    return re.compile(f"^(?:{alternatives})", re.M)

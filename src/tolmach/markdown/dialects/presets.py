@@ -43,7 +43,7 @@ from tolmach.markdown.dialects.mdx import mdx_plugin
 from tolmach.markdown.dialects.shortcodes import shortcodes_plugin
 from tolmach.markdown.dialects.tabs import tabs_plugin
 
-__all__ = ["FRONT_MATTER_KEYS", "PRESETS", "SYNTAXES", "Syntax"]
+__all__ = ["FRONT_MATTER_KEYS", "PRESETS", "SYNTAXES", "LineHint", "Syntax"]
 
 Installer = Callable[[MarkdownIt, frozenset[str]], None]
 
@@ -56,7 +56,21 @@ class Syntax:
     summary: str
     install: Installer
     atoms: dict[str, str] = field(default_factory=dict)  # inline rule → atom label
-    looks_like: re.Pattern[str] | None = None  # a source line that seems to use it
+    looks_like: LineHint | None = None  # a source line that seems to use it
+
+
+@dataclass(frozen=True)
+class LineHint:
+    """A pattern for source lines that seem to use a syntax: matched at the start of a
+    line, or (``anywhere``) inside one, where it must begin with a literal ``{``."""
+
+    pattern: str
+    anywhere: bool = False
+
+
+def _hint(pattern: str, anywhere: bool = False) -> LineHint:
+    re.compile(pattern)  # a broken pattern fails at import, not at the first extract
+    return LineHint(pattern, anywhere)
 
 
 def _plain(plugin, **options) -> Installer:
@@ -79,52 +93,52 @@ _TABLE: tuple[Syntax, ...] = (
     Syntax("table", "GFM tables", _enable("table")),
     Syntax("front-matter", "YAML front matter (---)", _plain(front_matter_plugin)),
     Syntax("toml-front-matter", "TOML front matter (+++)", _plain(toml_front_matter_plugin),
-           looks_like=re.compile(r"^\+\+\+[ \t]*$")),
+           looks_like=_hint(r"\+\+\+[ \t]*$")),
     Syntax("json-front-matter", "JSON front matter ({ … })", _plain(json_front_matter_plugin)),
     Syntax("footnote", "footnotes [^1]", _plain(footnote_plugin)),
     Syntax("strikethrough", "~~strikethrough~~", _enable("strikethrough")),
     Syntax("tasklists", "task list items - [x]", _tasklists,
-           looks_like=re.compile(r"^[ \t]*[-*+] \[[ xX]\] ")),
+           looks_like=_hint(r"[ \t]*[-*+] \[[ xX]\] ")),
     Syntax("alerts", "GitHub alerts > [!NOTE]", lambda md, a: alerts_plugin(md),
-           looks_like=re.compile(r"^[ \t]*> ?\[!(?:NOTE|TIP|IMPORTANT|WARNING|CAUTION)\][ \t]*$")),
+           looks_like=_hint(r"[ \t]*> ?\[!(?:NOTE|TIP|IMPORTANT|WARNING|CAUTION)\][ \t]*$")),
     Syntax("heading-attrs", "heading anchors ## Title {#id}", lambda md, a: heading_attrs_plugin(md),
-           looks_like=re.compile(r"^ {0,3}#{1,6} [^\n]*\{(?:[: \t]*[#.][\w-][^{}\n]*|/\*[^{}\n]*\*/)\}[ \t]*$")),
+           looks_like=_hint(r" {0,3}#{1,6} [^\n]*\{(?:[: \t]*[#.][\w-][^{}\n]*|/\*[^{}\n]*\*/)\}[ \t]*$")),
     Syntax("inline-attrs", "attributes after links and images [a](b){ .c }", _plain(attrs_plugin),
            atoms={"attr": "attribute list"}),
     Syntax("math", "math $…$ and $$…$$", _plain(dollarmath_plugin),
            atoms={"math_inline": "math", "math_inline_double": "math"},
-           looks_like=re.compile(r"^[ \t]*\$\$")),
+           looks_like=_hint(r"[ \t]*\$\$")),
     Syntax("linkify", "bare URLs (GFM autolinks)", _plain(gfm_autolink_plugin),
            atoms={"gfm_autolink_www": "URL", "gfm_autolink_protocol": "URL", "gfm_autolink_email": "URL"}),
     Syntax("deflist", "definition lists (Term / : definition)", lambda md, a: deflist_plugin(md),
-           looks_like=re.compile(r"^: \S")),
+           looks_like=_hint(r": \S")),
     Syntax("abbr", "abbreviations *[HTML]: …", lambda md, a: abbr_plugin(md),
-           looks_like=re.compile(r"^\*\[[^\]]+\]: ")),
+           looks_like=_hint(r"\*\[[^\]]+\]: ")),
     Syntax("containers", "::: containers (VitePress, Docusaurus)", lambda md, a: containers_plugin(md),
-           looks_like=re.compile(r"^ {0,3}:{3,} ?[A-Za-z]")),
+           looks_like=_hint(r" {0,3}:{3,} ?[A-Za-z]")),
     Syntax("admonitions", "!!! note admonitions (MkDocs)", lambda md, a: admonitions_plugin(md),
-           looks_like=re.compile(r"^ {0,3}(?:!!!|\?\?\?\+?) [A-Za-z]")),
+           looks_like=_hint(r" {0,3}(?:!!!|\?\?\?\+?) [A-Za-z]")),
     Syntax("blocks", "/// note | Title blocks (PyMdown)", lambda md, a: blocks_plugin(md),
-           looks_like=re.compile(r"^ {0,3}/{3,} ?[A-Za-z]")),
+           looks_like=_hint(r" {0,3}/{3,} ?[A-Za-z]")),
     Syntax("tabs", '=== "Tab" content tabs (MkDocs)', lambda md, a: tabs_plugin(md),
-           looks_like=re.compile(r'^ {0,3}===[+!]* +"[^\n]*"[ \t]*$')),
+           looks_like=_hint(r' {0,3}===[+!]* +"[^\n]*"[ \t]*$')),
     Syntax("shortcodes", "Hugo shortcodes {{< x >}}", lambda md, a: shortcodes_plugin(md),
-           atoms={"shortcode_inline": "shortcode"}, looks_like=re.compile(r"\{\{[<%]")),
+           atoms={"shortcode_inline": "shortcode"}, looks_like=_hint(r"\{\{[<%]", anywhere=True)),
     Syntax("liquid", "Liquid/Jinja tags {% x %}", lambda md, a: liquid_plugin(md),
-           atoms={"liquid_tag": "template tag"}, looks_like=re.compile(r"(?<!\{)\{%-? ?[a-z]")),
+           atoms={"liquid_tag": "template tag"}, looks_like=_hint(r"\{%-? ?[a-z]", anywhere=True)),
     Syntax("expressions", "template expressions {{ x }}", lambda md, a: expressions_plugin(md),
-           atoms={"expression": "expression"}, looks_like=re.compile(r"\{\{ ?[\w$.]")),
+           atoms={"expression": "expression"}, looks_like=_hint(r"\{\{ ?[\w$.]", anywhere=True)),
     Syntax("mdx", "MDX: import/export, JSX, {expressions}", lambda md, a: mdx_plugin(md, a),
            atoms={"jsx_inline": "JSX", "mdx_expression": "expression"},
-           looks_like=re.compile(r"^(?:import|export) [^\n]*(?:from |=)|^<[A-Z]\w*[ >/]")),
+           looks_like=_hint(r"(?:import|export) [^\n]*(?:from |=)|<[A-Z]\w*[ >/]")),
     Syntax("includes", "include lines {* … *}, --8<--, {{#include}}, <<<, [[toc]]",
            _directives(INCLUDE_FORMS, "include_line"),
-           looks_like=re.compile(r"^(?:\{\*[^\n]*\*\}|--8<-- [^\n]*|\{\{#\w+ [^\n]*\}\}|<<< [^\n]*|\[\[toc\]\])[ \t]*$")),
+           looks_like=_hint(r"(?:\{\*[^\n]*\*\}|--8<-- [^\n]*|\{\{#\w+ [^\n]*\}\}|<<< [^\n]*|\[\[toc\]\])[ \t]*$")),
     Syntax("directives", "javascript.info directive lines [iframe …]",
            _directives(JAVASCRIPT_INFO_FORMS, "directive_line"),
-           looks_like=re.compile(r"^\[(?:iframe|codetabs|edit|demo|recent) ")),
+           looks_like=_hint(r"\[(?:iframe|codetabs|edit|demo|recent) ")),
     Syntax("callouts", "javascript.info callouts ```smart header=\"…\"", lambda md, a: callouts_plugin(md),
-           looks_like=re.compile(r"^ {0,3}(?:`{3,}|~{3,})(?:smart|warn|ponder|online|offline|summary|quote|compare)\b")),
+           looks_like=_hint(r" {0,3}(?:`{3,}|~{3,})(?:smart|warn|ponder|online|offline|summary|quote|compare)\b")),
 )
 
 SYNTAXES: dict[str, Syntax] = {s.name: s for s in _TABLE}
