@@ -26,6 +26,7 @@ from tolmach.checks import (
     CHECKS,
     CheckConfig,
     CheckError,
+    DocumentContext,
     EntryContext,
     Finding,
     check,
@@ -43,6 +44,8 @@ from tolmach.checks import registry as registry_module
 from tolmach.checks import unsafe as unsafe_module
 from tolmach.checks.inline import _parsed, _plain
 from tolmach.checks.report import has_errors, list_checks, render_human, render_json
+from tolmach.markdown.document import parse_document
+from tolmach.markdown.verify import verified_build
 
 DATA = Path(__file__).parent / "data" / "checks"
 SECTIONS: dict[str, dict] = tomllib.loads((DATA / "cases.toml").read_text(encoding="utf-8"))
@@ -88,7 +91,19 @@ def _run(case: dict, termbase: object) -> list[Finding]:
         )
     )
     reread = polib.pofile(str(po), wrapwidth=0)
-    return check_catalog(reread, "case.po", case["locale"], CheckConfig(), termbase=termbase)
+    return check_catalog(
+        reread, "case.po", case["locale"], CheckConfig(), termbase=termbase, document=_document(case)
+    )
+
+
+def _document(case: dict) -> DocumentContext | None:
+    """A case with a ``document`` is checked in it: its source must be one of its segments."""
+    if "document" not in case:
+        return None
+    document = parse_document(case["document"])
+    assert case["source"] in {s.text for s in document.segments}, "source not in the document"
+    verified = verified_build(document, {case["source"]: case["translation"]})
+    return DocumentContext("doc.md", verified, case["locale"], frozenset(CHECKS))
 
 
 def _assert_findings(expected: list[str], found: list[Finding], everything: list[Finding]) -> None:

@@ -16,12 +16,12 @@ import polib
 
 from tolmach.catalog.merge import update_catalog
 from tolmach.catalog.pofile import CatalogError, read_po, write_po
-from tolmach.catalog.status import CatalogStats, catalog_stats, translations_of
+from tolmach.catalog.status import CatalogStats, catalog_stats, entry_lines, translations_of
 from tolmach.catalog.template import extract_template
 from tolmach.config import Config, document_name, validate_locale
 from tolmach.fileio import SourceError, ensure_inside, read_source, write_atomic
-from tolmach.markdown.build import apply_translations
 from tolmach.markdown.document import Document, SegmentOptions, parse_document
+from tolmach.markdown.verify import VerifiedBuild, Verifier
 
 __all__ = ["BuildResult", "Project", "SourceDocument", "StepResult"]
 
@@ -61,6 +61,8 @@ class BuildResult:
     written: bool = False
     skipped: str | None = None
     findings: list = field(default_factory=list)
+    notes: tuple[str, ...] = ()  # translations left out or changed by the build, one line each
+    refused: bool = False  # strict: errors or structure changes kept it from being written
 
 
 class Project:
@@ -244,18 +246,31 @@ class Project:
         threshold: float | None = None,
         strict: bool = False,
     ) -> list[BuildResult]:
-        """Write ``output/<locale>/<doc>.md`` for catalogs complete enough (and clean, if strict)."""
+        """Write ``output/<locale>/<doc>.md`` for catalogs complete enough (and clean, if strict).
+
+        Every build is verified: a translation that would change the document's structure
+        falls back to the source text (a note says which), or, if strict, the document is
+        not written.
+        """
         threshold = self.config.threshold if threshold is None else threshold
         chosen = self.select_locales(locales)
         results = []
         for doc in self.documents:
-            document = self.load(doc)
+            verifier = self.verifier(doc)
             for locale in chosen:
-                results.append(self._build_one(doc, document, locale, threshold, strict))
+                results.append(self._build_one(doc, verifier, locale, threshold, strict))
         return results
 
+    def verifier(self, doc: SourceDocument, document: Document | None = None) -> Verifier:
+        """Verified builds of ``doc``, with the project's settings."""
+        return Verifier(
+            document or self.load(doc),
+            options=self.segment_options(doc),
+            wrap_width=self.config.wrap_width,
+        )
+
     def _build_one(
-        self, doc: SourceDocument, document: Document, locale: str, threshold: float, strict: bool
+        self, doc: SourceDocument, verifier: Verifier, locale: str, threshold: float, strict: bool
     ) -> BuildResult:
         path = self.output_path(locale, doc.name)
         po = self.read_catalog(locale, doc.name)
@@ -267,28 +282,63 @@ class Project:
         if stats.percent < threshold:
             reason = f"{stats.percent:.0f}% translated, below the threshold of {threshold:g}%"
             return BuildResult(locale, doc.name, path, stats, skipped=reason)
+        verified = verifier.build(translations_of(po))
+        notes = self.build_notes(locale, doc, po, verified, refused=strict)
         if strict:
             errors = [
                 f
-                for f in self.check_catalog(locale, doc.name, po)
+                for f in self.check_catalog(locale, doc.name, po, verified=verified)
                 if f.severity == "error" and not f.waived
             ]
-            if errors:
-                reason = f"{len(errors)} check error(s); run `tolmach check -l {locale}`"
-                return BuildResult(locale, doc.name, path, stats, skipped=reason, findings=errors)
-        text = apply_translations(document, translations_of(po), wrap_width=self.config.wrap_width)
-        return BuildResult(locale, doc.name, path, stats, written=write_atomic(path, text))
+            if errors or verified.rejected:
+                if errors:
+                    reason = f"{len(errors)} check error(s); run `tolmach check -l {locale}`"
+                else:
+                    reason = f"{len(verified.rejected)} translation(s) change the structure"
+                return BuildResult(
+                    locale, doc.name, path, stats, skipped=reason, findings=errors,
+                    notes=notes, refused=True,
+                )
+        written = write_atomic(path, verified.text)
+        return BuildResult(locale, doc.name, path, stats, written=written, notes=notes)
 
-    def check_catalog(self, locale: str, doc: str, po: polib.POFile | None = None) -> list:
-        """Findings of all configured checks for one catalog."""
-        from tolmach.checks import check_catalog
+    def build_notes(
+        self,
+        locale: str,
+        doc: SourceDocument,
+        po: polib.POFile,
+        verified: VerifiedBuild,
+        refused: bool = False,
+    ) -> tuple[str, ...]:
+        """One line per translation the build left out or changed, naming the entry
+        (``.po`` file and line) and the source line."""
+        catalog = self.shown(self.catalog_path(locale, doc.name))
+        return verified.notes(catalog, doc.relpath, entry_lines(po), refused=refused)
+
+    def check_catalog(
+        self,
+        locale: str,
+        doc: str,
+        po: polib.POFile | None = None,
+        *,
+        verified: VerifiedBuild | None = None,
+    ) -> list:
+        """Findings of all configured checks for one catalog, the structure of the built
+        document included (``verified``: the build to judge, made here if not given)."""
+        from tolmach.checks import DocumentContext, check_catalog
 
         path = self.catalog_path(locale, doc)
         po = po if po is not None else read_po(path)
         config = self.check_config
         rel = path.relative_to(self.root).as_posix()
+        document = None
         source = self.document_of(doc)
         dialect = self.segment_options(source).dialect if source else None
+        if source is not None:
+            if verified is None:
+                verified = self.verifier(source).build(translations_of(po))
+            enabled = frozenset(name for name in self._check_names() if config.enabled(name))
+            document = DocumentContext(source.relpath, verified, locale, enabled)
         return check_catalog(
             po,
             rel,
@@ -297,7 +347,14 @@ class Project:
             termbase=self.termbase,
             source_locale=self.config.source_locale,
             dialect=dialect,
+            document=document,
         )
+
+    @staticmethod
+    def _check_names() -> list[str]:
+        from tolmach.checks import CHECKS
+
+        return list(CHECKS)
 
     @cached_property
     def check_config(self):

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 import polib
 
-__all__ = ["CatalogStats", "catalog_stats", "translations_of", "word_count"]
+__all__ = ["CatalogStats", "catalog_stats", "entry_lines", "translations_of", "word_count"]
 
 _WORD_RE = re.compile(r"\w+(?:[-'’]\w+)*")
 _MARKUP_RE = re.compile(r"`[^`]*`|\]\([^)]*\)|<[^>]*>|&#?\w+;")
@@ -25,6 +25,11 @@ def translations_of(po: polib.POFile) -> dict[str, str]:
         for e in po
         if e.msgstr and not e.obsolete and "fuzzy" not in e.flags and not e.msgid_plural
     }
+
+
+def entry_lines(po: polib.POFile) -> dict[str, int]:
+    """msgid → the line of its entry, for messages that name an entry."""
+    return {e.msgid: e.linenum or 0 for e in po if not e.obsolete and not e.msgctxt}
 
 
 def word_count(text: str) -> int:

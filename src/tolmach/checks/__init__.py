@@ -10,7 +10,14 @@ from __future__ import annotations
 from importlib import import_module
 
 from tolmach.checks.config import CheckConfig
-from tolmach.checks.registry import CHECKS, CheckError, EntryContext, Finding, check
+from tolmach.checks.registry import (
+    CHECKS,
+    CheckError,
+    DocumentContext,
+    EntryContext,
+    Finding,
+    check,
+)
 from tolmach.checks.runner import check_catalog, check_entry, read_catalog
 
 # One module per family; importing one registers its checks. This order is the order of
@@ -19,6 +26,7 @@ FAMILIES = (
     "markup",
     "unsafe",
     "numbers",
+    "structure",
     "glossary",
     "punctuation",
     "length",
@@ -31,6 +39,7 @@ __all__ = [
     "CHECKS",
     "CheckConfig",
     "CheckError",
+    "DocumentContext",
     "EntryContext",
     "Finding",
     "check",

@@ -7,7 +7,9 @@ the first line of its docstring is the explanation ``tolmach check --list`` show
 Most checks look at each published translation. Checks declared with
 ``per="catalog"`` (untranslated, fuzzy, obsolete) see every entry, and the runner sums
 their hits into one finding per catalog, because one finding per empty entry would bury
-everything else.
+everything else. Checks declared with ``per="document"`` (structure) see the catalog
+built into its source document and yield ``(msgid, message)`` pairs, which the runner
+turns into findings on those entries.
 """
 
 from __future__ import annotations
@@ -21,11 +23,13 @@ from typing import Any, Literal
 import polib
 
 from tolmach.checks.inline import InlineMarkup, inline_markup
+from tolmach.markdown.verify import VerifiedBuild
 
 __all__ = [
     "CHECKS",
     "Check",
     "CheckError",
+    "DocumentContext",
     "EntryContext",
     "Finding",
     "Severity",
@@ -35,7 +39,8 @@ __all__ = [
 
 Severity = Literal["error", "warning"]
 SEVERITIES: tuple[Severity, ...] = ("error", "warning")
-CheckFunction = Callable[["EntryContext"], Iterable[str]]
+CheckFunction = Callable[[Any], Iterable[Any]]
+Per = Literal["entry", "catalog", "document"]
 
 
 @dataclass(frozen=True)
@@ -46,7 +51,7 @@ class Check:
     severity: Severity
     explanation: str
     function: CheckFunction
-    per: Literal["entry", "catalog"] = "entry"
+    per: Per = "entry"
     summary: str = "{n} entries"  # catalog checks: how the count reads
 
 
@@ -57,7 +62,7 @@ def check(
     name: str,
     severity: Severity = "error",
     *,
-    per: Literal["entry", "catalog"] = "entry",
+    per: Per = "entry",
     summary: str = "{n} entries",
 ) -> Callable[[CheckFunction], CheckFunction]:
     """Register the decorated function as the check ``name``."""
@@ -103,7 +108,9 @@ class CheckError(Exception):
         self.message = message
 
 
-_KIND_RE = re.compile(r"^\s*(heading(?: \d)?|table cell|paragraph|list item|blockquote|footnote)\b")
+_KIND_RE = re.compile(
+    r"^\s*(heading(?: \d)?|table(?: header)? cell|paragraph|list item|blockquote|footnote)\b"
+)
 
 
 def parse_kind(comment: str | None) -> str | None:
@@ -149,7 +156,8 @@ class EntryContext:
 
     @property
     def is_table_cell(self) -> bool:
-        return self.kind == "table cell"
+        """Header cells too: a ``|`` splits them as it splits body cells."""
+        return self.kind in ("table cell", "table header cell")
 
     @cached_property
     def source_markup(self) -> InlineMarkup:
@@ -169,6 +177,17 @@ class EntryContext:
     @cached_property
     def target_atoms(self) -> tuple:
         return tuple(self.dialect.atoms(self.target)) if self.dialect is not None else ()
+
+
+@dataclass(frozen=True)
+class DocumentContext:
+    """What a document check sees: the catalog's translations built into the source
+    document and verified, where the source lives, and which checks are enabled."""
+
+    source_path: str
+    verified: VerifiedBuild
+    locale: str
+    enabled: frozenset[str] = frozenset()
 
 
 def language_of(locale: str) -> str:

@@ -19,7 +19,15 @@ from typing import Any
 import polib
 
 from tolmach.checks.config import CheckConfig
-from tolmach.checks.registry import CHECKS, Check, CheckError, EntryContext, Finding, parse_kind
+from tolmach.checks.registry import (
+    CHECKS,
+    Check,
+    CheckError,
+    DocumentContext,
+    EntryContext,
+    Finding,
+    parse_kind,
+)
 
 __all__ = ["check_catalog", "check_entry", "read_catalog", "waivers_of"]
 
@@ -60,7 +68,7 @@ def check_entry(
     return findings
 
 
-def _messages(check: Check, ctx: EntryContext) -> list[str]:
+def _messages(check: Check, ctx: Any) -> list:
     """The check's messages; a check that fails on a translation is an error, not a crash.
 
     Translations are untrusted input: one that trips a check must not stop the others
@@ -80,8 +88,10 @@ def check_catalog(
     termbase: Any = None,
     source_locale: str = "ru",
     dialect: Any = None,
+    document: DocumentContext | None = None,
 ) -> list[Finding]:
-    """All findings for one catalog, in line order: entry checks, then catalog counts."""
+    """All findings for one catalog, in line order: entry checks, then catalog counts,
+    then, given the ``document`` the catalog translates, the document checks."""
     config = config or CheckConfig()
     findings: list[Finding] = []
     for entry in po:
@@ -97,6 +107,8 @@ def check_catalog(
             )
         )
     findings.extend(_catalog_counts(po, path, locale, config, source_locale))
+    if document is not None:
+        findings.extend(_document_findings(po, path, config, document))
     findings.sort(key=lambda f: (f.path, f.line, f.check))
     return findings
 
@@ -230,6 +242,22 @@ def _catalog_counts(
             )
         for entry in waived:
             yield _finding(entry, path, check, config, f"{check.name}: waived on this entry", True)
+
+
+def _document_findings(
+    po: polib.POFile, path: str, config: CheckConfig, document: DocumentContext
+) -> Iterator[Finding]:
+    """Document checks name msgids; a finding sits at the line of that msgid's entry."""
+    entries = {e.msgid: e for e in po if not e.obsolete and not e.msgctxt}
+    for check in _enabled(config, "document"):
+        for item in _messages(check, document):
+            msgid, message = item if isinstance(item, tuple) else ("", item)
+            entry = entries.get(msgid)
+            if entry is None:
+                yield Finding(path, 0, check.name, config.severity_of(check.name), message, msgid)
+                continue
+            waived = check.name in waivers_of(entry)
+            yield _finding(entry, path, check, config, message, waived)
 
 
 def _all_forms(entry: polib.POEntry) -> str:

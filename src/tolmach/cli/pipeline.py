@@ -13,7 +13,7 @@ from pathlib import Path
 import click
 
 from tolmach.catalog.pofile import CatalogError, format_po, read_po
-from tolmach.catalog.status import translations_of
+from tolmach.catalog.status import entry_lines, translations_of
 from tolmach.catalog.template import extract_template
 from tolmach.cli.common import (
     AppState,
@@ -26,9 +26,9 @@ from tolmach.cli.common import (
     resolve_dialect_option,
 )
 from tolmach.fileio import project_lock, read_source
-from tolmach.markdown.build import apply_translations
 from tolmach.markdown.document import SegmentOptions, parse_document
 from tolmach.markdown.pseudo import pseudo_catalog
+from tolmach.markdown.verify import verified_build
 
 __all__ = ["build", "check", "extract", "pseudo", "stats", "update"]
 
@@ -116,7 +116,10 @@ def update(state: AppState, locales: tuple[str, ...]) -> None:
     help="Minimum %% of source words translated to write a locale (default from config, 80).",
 )
 @click.option(
-    "--strict", is_flag=True, help="Refuse to write a locale whose catalog has check errors."
+    "--strict",
+    is_flag=True,
+    help="Refuse to write a locale whose catalog has check errors or whose translations "
+    "would change the document's structure.",
 )
 @dialect_options
 @pass_state
@@ -135,6 +138,10 @@ def build(
     """Write localized Markdown from the catalogs.
 
     Fuzzy entries are never used; untranslated segments fall back to the source text.
+    Every build is verified: a translation that would change the document's structure
+    (a heading, list, table, code block or definition added, lost or changed) is
+    replaced by the source text, with one line naming the entry and the source line;
+    with --strict the document is not written instead.
 
     \b
     Examples:
@@ -145,14 +152,16 @@ def build(
     if source is not None:
         if po_path is None or output is None:
             raise click.UsageError("single-file build needs --po FILE.po and -o OUT.md")
-        _build_single(source, po_path, output, resolve_dialect_option(dialect, syntax))
+        _build_single(source, po_path, output, strict, resolve_dialect_option(dialect, syntax))
         return
     failed = False
     with project_lock(state.root):
         for result in state.project().build(locales, threshold=threshold, strict=strict):
             label = f"{result.locale}/{result.document}"
+            for note in result.notes:
+                click.echo(note, err=True)
             if result.skipped:
-                failed = failed or bool(result.findings)
+                failed = failed or result.refused
                 click.echo(f"skipped {label}: {result.skipped}", err=True)
             else:
                 report_file(state, result.path, result.written)
@@ -160,11 +169,18 @@ def build(
         sys.exit(1)
 
 
-def _build_single(source: Path, po_path: Path, output: Path, dialect) -> None:
+def _build_single(source: Path, po_path: Path, output: Path, strict: bool, dialect) -> None:
+    """One file: verified as a project build is; with ``strict``, a translation that
+    changes the structure stops the build (nothing is written)."""
     document = parse_document(read_source(source), SegmentOptions(dialect=dialect))
     po = read_po(po_path)
     _ensure_catalog_matches(po, po_path, source, document)
-    emit(apply_translations(document, translations_of(po)), output)
+    verified = verified_build(document, translations_of(po))
+    for note in verified.notes(po_path.as_posix(), source.as_posix(), entry_lines(po), refused=strict):
+        click.echo(note, err=True)
+    if strict and verified.rejected:
+        sys.exit(1)
+    emit(verified.text, output)
 
 
 def _ensure_catalog_matches(po, po_path: Path, source: Path, document) -> None:

@@ -4,20 +4,50 @@ The skeleton is copied byte for byte; each slot receives either its original byt
 translation, or a translation equal to the source) or the translation re-emitted: one
 line per line of the msgstr, each further line behind the container prefix of the slot
 (``> ``, list indentation ...), optionally re-wrapped at a width.
+
+A msgstr never brings a line break its msgid did not have: carriage returns become line
+feeds, and the other characters that some reader takes for a line end (U+2028, U+2029,
+U+0085, form and vertical tab, 0x1C–0x1E) become spaces (:func:`normalize_line_breaks`).
+The checks report each such character, so the change is never silent.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Collection, Mapping
+from dataclasses import dataclass
 
 from tolmach.markdown.document import Document, Segment
 from tolmach.markdown.frontmatter import quote_scalar
 from tolmach.markdown.frontmatter_data import quote_data_string
 
-__all__ = ["apply_translations", "emit_translation", "wrap_text"]
+__all__ = [
+    "LINE_SEPARATORS",
+    "Assembly",
+    "apply_translations",
+    "assemble",
+    "emit_translation",
+    "line_breaks_added",
+    "normalize_line_breaks",
+    "wrap_text",
+]
 
 Lookup = Mapping[str, str] | Callable[[str], str | None]
+
+#: Characters other than LF that some reader takes for a line end (``str.splitlines``).
+LINE_SEPARATORS = "\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"
+_SEPARATOR_NAMES = {
+    "\r": "carriage return",
+    "\x0b": "vertical tab",
+    "\x0c": "form feed",
+    "\x1c": "file separator (0x1C)",
+    "\x1d": "group separator (0x1D)",
+    "\x1e": "record separator (0x1E)",
+    "\x85": "next line (U+0085)",
+    "\u2028": "line separator (U+2028)",
+    "\u2029": "paragraph separator (U+2029)",
+}
+_SEPARATOR_RE = re.compile(f"[{LINE_SEPARATORS}]")
 
 # A word that would start a block if a wrapped line began with it.
 _BLOCK_START_RE = re.compile(
@@ -25,6 +55,18 @@ _BLOCK_START_RE = re.compile(
 )
 _UNDERLINE_RE = re.compile(r"^[ \t]*(?:=+|-+)[ \t]*$")
 _CODE_SPAN_RE = re.compile(r"(?<!\\)(`+)(?!`).*?(?<!`)\1(?!`)", re.S)
+
+
+@dataclass(frozen=True)
+class Assembly:
+    """A built text and where its re-emitted slots landed in it.
+
+    ``slots`` holds ``(segment index, start, end)`` in the built text for every slot
+    that received a translation (not the ones that kept their source bytes), in order.
+    """
+
+    text: str
+    slots: tuple[tuple[int, int, int], ...] = ()
 
 
 def apply_translations(
@@ -36,25 +78,70 @@ def apply_translations(
     ``force`` re-emits even translations equal to the source, which exercises the same
     path a real translation takes.
     """
+    return assemble(document, translations, wrap_width=wrap_width, force=force).text
+
+
+def assemble(
+    document: Document,
+    translations: Lookup,
+    *,
+    wrap_width: int = 0,
+    force: bool = False,
+    keep_source: Collection[int] = (),
+) -> Assembly:
+    """:func:`apply_translations`, telling where each translation went; the segments
+    whose indices are in ``keep_source`` keep their source bytes whatever the catalog says."""
     lookup = translations.get if isinstance(translations, Mapping) else translations
     text = document.text
     out: list[str] = []
-    cursor = 0
-    for seg in document.segments:
+    slots: list[tuple[int, int, int]] = []
+    size = cursor = 0
+    for index, seg in enumerate(document.segments):
         out.append(text[cursor : seg.start])
-        translated = lookup(seg.text) or None
+        size += seg.start - cursor
+        translated = None if index in keep_source else lookup(seg.text) or None
         if translated is None or (translated == seg.text and not force):
-            out.append(text[seg.start : seg.end])
+            piece = text[seg.start : seg.end]
         else:
             column = seg.start - (text.rfind("\n", 0, seg.start) + 1)
-            out.append(emit_translation(seg, translated, wrap_width, column))
+            piece = emit_translation(seg, translated, wrap_width, column)
+            slots.append((index, size, size + len(piece)))
+        out.append(piece)
+        size += len(piece)
         cursor = seg.end
     out.append(text[cursor:])
-    return "".join(out)
+    return Assembly("".join(out), tuple(slots))
+
+
+def normalize_line_breaks(translated: str, source: str = "") -> str:
+    r"""``translated`` without line-end characters its ``source`` does not have: CR LF and
+    CR become LF, the others (:data:`LINE_SEPARATORS`) a space.
+
+    >>> normalize_line_breaks("Title\rInjected")
+    'Title\nInjected'
+    >>> normalize_line_breaks("a\u2028b", "x\u2028y")
+    'a\u2028b'
+    """
+    if not _SEPARATOR_RE.search(translated):
+        return translated
+    kept = set(source) & set(LINE_SEPARATORS)
+    text = translated if "\r" in kept else translated.replace("\r\n", "\n").replace("\r", "\n")
+    return _SEPARATOR_RE.sub(lambda m: m.group() if m.group() in kept else " ", text)
+
+
+def line_breaks_added(translated: str, source: str = "") -> list[str]:
+    r"""Names of the line-end characters in ``translated`` that ``source`` does not have.
+
+    >>> line_breaks_added("a\rb\u2028c")
+    ['carriage return', 'line separator (U+2028)']
+    """
+    found = {ch for ch in _SEPARATOR_RE.findall(translated) if ch not in source}
+    return [name for ch, name in _SEPARATOR_NAMES.items() if ch in found]
 
 
 def emit_translation(seg: Segment, translated: str, wrap_width: int = 0, column: int = 0) -> str:
     """The bytes that fill a slot with ``translated``."""
+    translated = normalize_line_breaks(translated, seg.text)
     if seg.quoting in ("plain", "single", "double"):
         return quote_scalar(translated.replace("\n", " "), seg.quoting)
     if seg.quoting and seg.quoting.startswith("title"):
@@ -101,9 +188,20 @@ def _not_underline(line: str) -> str:
 
 
 def _escape_title(text: str, closer: str) -> str:
-    """A link title that cannot end early: its unescaped delimiters get a backslash."""
+    """A link title that cannot end early: every unescaped delimiter gets a backslash,
+    and so does a backslash at the end, which would escape the closing delimiter."""
     specials = "()" if closer == ")" else closer
-    return re.sub(rf"(?<!\\)([{re.escape(specials)}])", r"\\\1", text)
+    out: list[str] = []
+    pos = 0
+    while pos < len(text):
+        ch = text[pos]
+        if ch == "\\" and pos + 1 < len(text):
+            out.append(text[pos : pos + 2])  # an escape pair stays as it is
+            pos += 2
+            continue
+        out.append("\\" + ch if ch in specials or ch == "\\" else ch)
+        pos += 1
+    return "".join(out)
 
 
 def wrap_text(text: str, width: int, first_indent: int = 0, indent: int | None = None) -> list[str]:

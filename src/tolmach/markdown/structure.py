@@ -382,21 +382,25 @@ def construct_name(shape: Shape) -> str:
 
 
 def _difference(line: int, expected: list[Construct], found: list[Construct]) -> Difference:
+    """Name what differs at one line: a construct added or lost, else the first one
+    whose markup, attributes or inline atoms changed."""
     built_lines = tuple(sorted({c.line for c in found}))
-    first = next(
-        (i for i, (a, b) in enumerate(zip(expected, found, strict=False)) if a.shape != b.shape),
-        min(len(expected), len(found)),
-    )
-    a = expected[first] if first < len(expected) else None
-    b = found[first] if first < len(found) else None
-    if a is not None and b is not None and a.shape[0] == b.shape[0] == "inline":
-        missing, added = _atom_changes(a.shape, b.shape)
-        return Difference(line + 1, "inline markup", missing, added, built_lines)
-    if a is not None and b is not None and a.name == b.name:
-        was, now = _details(a.shape, b.shape)
-        return Difference(line + 1, a.name, was, now, built_lines)
-    construct = (a or b).name  # type: ignore[union-attr]
-    return Difference(line + 1, construct, _summary(expected), _summary(found), built_lines)
+    had, has = [c.name for c in expected], [c.name for c in found]
+    if had != has:
+        added = Counter(_openers(found)) - Counter(_openers(expected))
+        lost = Counter(_openers(expected)) - Counter(_openers(found))
+        construct = next(iter(lost or added), (had or has)[0])
+        return Difference(line + 1, construct, _summary(lost), _summary(added), built_lines)
+    a, b = next((a, b) for a, b in zip(expected, found, strict=True) if a.shape != b.shape)
+    if a.shape[0] == "inline":
+        missing, extra = _atom_changes(a.shape, b.shape)
+        return Difference(line + 1, "inline markup", missing, extra, built_lines)
+    was, now = _details(a.shape, b.shape)
+    return Difference(line + 1, a.name, was, now, built_lines)
+
+
+def _openers(constructs: list[Construct]) -> list[str]:
+    return [c.name for c in constructs if not c.name.startswith("end of") and c.shape[0] != "inline"]
 
 
 def _atom_changes(expected: Shape, found: Shape) -> tuple[str, str]:
@@ -428,11 +432,8 @@ def _short(value: object, limit: int = 60) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
-def _summary(constructs: list[Construct]) -> str:
-    """The opening constructs of one line: ``heading 1``, ``table row, table cell ×3``."""
-    names = Counter(
-        c.name for c in constructs if not c.name.startswith("end of") and c.shape[0] != "inline"
-    )
+def _summary(names: Counter[str]) -> str:
+    """Constructs with their counts: ``heading 1``, ``table row, table cell ×3``."""
     if not names:
         return "nothing"
     return ", ".join(name if n == 1 else f"{name} ×{n}" for name, n in names.items())

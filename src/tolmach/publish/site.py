@@ -30,8 +30,8 @@ from markupsafe import Markup
 
 from tolmach.catalog.status import translations_of, word_count
 from tolmach.fileio import write_atomic
-from tolmach.markdown.build import apply_translations
 from tolmach.markdown.document import Document, Segment
+from tolmach.markdown.verify import VerifiedBuild, verified_build
 from tolmach.project import SourceDocument
 from tolmach.publish.render import (
     Fallback,
@@ -201,11 +201,23 @@ def source_page(doc, document: Document, lang: Language) -> Page:
 
 
 def translated_page(
-    doc, document: Document, lang: Language, po: polib.POFile | None, findings: list
+    doc,
+    document: Document,
+    lang: Language,
+    po: polib.POFile | None,
+    findings: list,
+    verified: VerifiedBuild | None = None,
 ) -> Page:
-    """A page in ``lang``: the catalog's published translations, the source elsewhere."""
+    """A page in ``lang``: the catalog's published translations, the source elsewhere.
+
+    Only a verified build is published: a translation that would change the document's
+    structure is shown in the source language, as an untranslated passage.
+    """
     translations = translations_of(po) if po is not None else {}
-    passages = tuple(_passages(document, po, findings))
+    if verified is None:
+        verified = verified_build(document, translations)
+    rejected = frozenset(r.segment.text for r in verified.rejected)
+    passages = tuple(_passages(document, po, findings, rejected))
     texts = {segment.text for segment in document.segments}
     catalog_findings = tuple(
         f for f in findings if not _is_entry_finding(f) or f.msgid not in texts
@@ -216,7 +228,7 @@ def translated_page(
         language=lang,
         title=_title(document, translations) or doc.name,
         description=_text_of(document, f"{_FRONT_MATTER}description", translations),
-        markdown=apply_translations(document, translations),
+        markdown=verified.text,
         revision=source_revision(doc.path),
         passages=passages,
         progress=_progress(passages),
@@ -226,7 +238,9 @@ def translated_page(
     )
 
 
-def _passages(document: Document, po: polib.POFile | None, findings: list) -> Iterable[Passage]:
+def _passages(
+    document: Document, po: polib.POFile | None, findings: list, rejected: frozenset[str]
+) -> Iterable[Passage]:
     entries: dict[str, polib.POEntry] = {}
     for entry in po or ():
         if not entry.obsolete and not entry.msgctxt:
@@ -238,6 +252,8 @@ def _passages(document: Document, po: polib.POFile | None, findings: list) -> It
     for segment in document.segments:
         entry = entries.get(segment.text)
         status, text = _status(entry)
+        if status == TRANSLATED and segment.text in rejected:
+            status = UNTRANSLATED  # the build kept the source text: it changed the structure
         yield Passage(segment, status, text, tuple(by_msgid.get(segment.text, ())))
 
 
@@ -363,15 +379,19 @@ def render_site(
 def _pages_of(project, doc, source: Language, targets: list[Language]) -> list[Page]:
     """The source page of one document, then one page per target language."""
     document = project.load(doc)
+    verifier = project.verifier(doc, document)
     pages = [source_page(doc, document, source)]
     for lang in targets:
         po = project.read_catalog(lang.code, doc.name)
-        findings = _findings(project, lang.code, doc.name, po)
-        pages.append(translated_page(doc, document, lang, po, findings))
+        verified = verifier.build(translations_of(po) if po is not None else {})
+        findings = _findings(project, lang.code, doc.name, po, verified)
+        pages.append(translated_page(doc, document, lang, po, findings, verified))
     return pages
 
 
-def _findings(project, locale: str, doc_name: str, po: polib.POFile | None) -> list:
+def _findings(
+    project, locale: str, doc_name: str, po: polib.POFile | None, verified: VerifiedBuild
+) -> list:
     """What ``tolmach check`` reports for the catalog, for the reviewer pages."""
     if po is None:
         return []
@@ -380,7 +400,7 @@ def _findings(project, locale: str, doc_name: str, po: polib.POFile | None) -> l
     except ImportError as exc:
         message = f"reviewer pages need the checks (tolmach.checks), not importable: {exc}"
         raise PublishError(message) from exc
-    return list(project.check_catalog(locale, doc_name, po))
+    return list(project.check_catalog(locale, doc_name, po, verified=verified))
 
 
 def _render_page(env: Environment, page: Page, row: list[Page], source: Language,
