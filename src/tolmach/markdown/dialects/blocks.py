@@ -92,6 +92,8 @@ def _blocks(state: StateBlock, start_line: int, end_line: int, silent: bool) -> 
     close = state.push("blocks_close", "div", -1)
     close.markup = "/" * count
     close.block = True
+    if closer is not None:
+        close.map = [closer, closer + 1]  # the closer is a construct on its own line
     state.line = stop + (closer is not None)
     return True
 

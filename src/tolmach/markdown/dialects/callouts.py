@@ -118,6 +118,8 @@ def _callout(state: StateBlock, start_line: int, end_line: int, silent: bool) ->
     close = state.push("callout_close", "div", -1)
     close.markup = fence
     close.block = True
+    if closer is not None:
+        close.map = [closer, closer + 1]  # the closer is a construct on its own line
     state.line = stop + (closer is not None)
     return True
 

@@ -19,6 +19,7 @@ from html import escape
 
 from markdown_it import MarkdownIt
 from markdown_it.rules_core import StateCore
+from markdown_it.token import Token
 from mdit_py_plugins.container import container_plugin
 
 from tolmach.markdown.segment import CONTEXT, SLOTS, TextSlot
@@ -67,11 +68,16 @@ def split_container_info(info: str) -> tuple[str, tuple[int, int] | None]:
 
 
 def _annotate(state: StateCore) -> None:
-    """Mark each opener's title as a slot and its body as the container's."""
+    """Mark each opener's title as a slot and its body as the container's, and give each
+    closer its line, so that the structure check sees where a container ends."""
     lines = state.src.split("\n") if any(t.type == f"container_{NAME}_open" for t in state.tokens) else []
+    openers: list[Token] = []
     for token in state.tokens:
+        if token.type == f"container_{NAME}_close" and openers:
+            _place_closer(token, openers.pop(), lines)
         if token.type != f"container_{NAME}_open" or not token.map:
             continue
+        openers.append(token)
         name, title = split_container_info(token.info)
         meta = {CONTEXT: f'container body ("{name}")', "name": name}
         line = lines[token.map[0]]
@@ -81,6 +87,13 @@ def _annotate(state: StateCore) -> None:
                 TextSlot(token.map[0], info_at + title[0], info_at + title[1], f'container title ("{name}")')
             ]
         token.meta = {**(token.meta or {}), **meta}
+
+
+def _place_closer(close: Token, opener: Token, lines: list[str]) -> None:
+    """The plugin ends the opener's map at the closing line; the closer takes that line."""
+    line = opener.map[1] if opener.map else None
+    if line is not None and line < len(lines) and lines[line].lstrip(" \t>").startswith(opener.markup[0]):
+        close.map = [line, line + 1]
 
 
 def _render(self, tokens, idx, options, env) -> str:

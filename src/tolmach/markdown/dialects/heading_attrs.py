@@ -14,7 +14,7 @@ from markdown_it.rules_core import StateCore
 
 from tolmach.markdown.segment import TAIL
 
-__all__ = ["heading_attrs_plugin", "parse_attribute_block"]
+__all__ = ["heading_attrs_plugin", "parse_attribute_block", "trailing_attributes"]
 
 
 def heading_attrs_plugin(md: MarkdownIt) -> None:
@@ -42,6 +42,19 @@ def _heading_attrs(state: StateCore) -> None:
                 token.attrJoin("class", value)
             else:
                 token.attrSet(name, value)
+
+
+def trailing_attributes(content: str) -> str | None:
+    """The attribute block that ends ``content``, as the plugin would take it, or None.
+
+    >>> trailing_attributes("Быстрый старт {#start}")
+    '{#start}'
+    """
+    content = content.rstrip()
+    opening = _block_start(content)
+    if opening is None or parse_attribute_block(content[opening:]) is None:
+        return None
+    return content[opening:]
 
 
 def _block_start(content: str) -> int | None:
