@@ -22,8 +22,10 @@ __all__ = [
     "ConfigError",
     "DocumentSettings",
     "Override",
+    "document_name",
     "find_project_root",
     "load_config",
+    "pattern_root",
     "validate_locale",
 ]
 
@@ -93,6 +95,7 @@ class Config:
     translatable_attributes: tuple[str, ...] = DEFAULT_ATTRIBUTES
     overrides: tuple[Override, ...] = ()
     translation_memory: bool = True
+    source_root: str | None = None  # names count from here; default: each glob's fixed folder
     checks: dict[str, Any] = field(default_factory=dict)
     source: Path | None = None  # the pyproject.toml this came from
 
@@ -110,12 +113,28 @@ class Config:
 
     def document_paths(self) -> list[Path]:
         """Source documents matched by the ``documents`` globs, sorted, without repeats."""
-        found: dict[Path, None] = {}
+        return [path for path, _ in self.matched_documents()]
+
+    def matched_documents(self) -> list[tuple[Path, str]]:
+        """``(path, root)`` of every source document: the file, and the folder (relative to
+        the project) its catalog name is counted from.
+
+        The output folder, hidden folders (``.git``, ``.venv``) and ``node_modules`` are
+        never sources, whatever a glob says.
+        """
+        found: dict[Path, str] = {}
         for pattern in self.documents:
+            root = self.source_root if self.source_root is not None else pattern_root(pattern)
             for path in sorted(self.root.glob(pattern)):
-                if path.is_file():
-                    found[path] = None
-        return list(found)
+                if path.is_file() and path not in found and not self._excluded(path):
+                    found[path] = root
+        return list(found.items())
+
+    def _excluded(self, path: Path) -> bool:
+        relative = path.relative_to(self.root)
+        if relative.parts[: len(Path(self.output_dir).parts)] == Path(self.output_dir).parts:
+            return True
+        return any(part.startswith(".") or part == "node_modules" for part in relative.parts[:-1])
 
     def settings_for(self, relpath: str) -> DocumentSettings:
         """The dialect and segment options of the document at ``relpath`` (project-relative)."""
@@ -127,8 +146,8 @@ class Config:
     def catalog_path(self, locale: str, doc: str) -> Path:
         return self.locales_path / locale / "LC_MESSAGES" / f"{doc}.po"
 
-    def output_file(self, locale: str, doc: str) -> Path:
-        return self.output_path / locale / f"{doc}.md"
+    def output_file(self, locale: str, doc: str, suffix: str = ".md") -> Path:
+        return self.output_path / locale / f"{doc}{suffix}"
 
 
 _KEYS: dict[str, tuple[str, type]] = {
@@ -149,6 +168,7 @@ _KEYS: dict[str, tuple[str, type]] = {
     "translatable-attributes": ("translatable_attributes", list),
     "overrides": ("overrides", list),
     "translation-memory": ("translation_memory", bool),
+    "source-root": ("source_root", str),
     "checks": ("checks", dict),
 }
 
@@ -212,14 +232,39 @@ def _glob_re(pattern: str) -> re.Pattern[str]:
     return re.compile("".join(out))
 
 
-def document_name(path: Path) -> str:
-    """``seeds/rocm7.ru.md`` → ``rocm7``: the catalog name, without source locale tag."""
-    name = path.name
-    for suffix in (".md", ".mdx", ".markdown"):
+SOURCE_SUFFIXES = (".md", ".markdown", ".mdx")
+
+
+def pattern_root(pattern: str) -> str:
+    """The folder a documents glob starts from: its parts before the first wildcard.
+
+    >>> pattern_root("docs/**/*.md"), pattern_root("seeds/*.md"), pattern_root("*.md")
+    ('docs', 'seeds', '')
+    """
+    fixed = []
+    for part in PurePosixPath(pattern).parts[:-1]:
+        if any(ch in part for ch in "*?["):
+            break
+        fixed.append(part)
+    return "/".join(fixed)
+
+
+def document_name(relative: str, source_locale: str = "ru") -> str:
+    """A document's catalog name: its path from its root, without the Markdown suffix
+    and the source-language tag.
+
+    >>> document_name("rocm7.ru.md"), document_name("guide/intro/index.md")
+    ('rocm7', 'guide/intro/index')
+    """
+    folder, _, name = relative.rpartition("/")
+    for suffix in SOURCE_SUFFIXES:
         if name.endswith(suffix):
             name = name[: -len(suffix)]
+            break
     stem, _, tag = name.rpartition(".")
-    return stem if stem and _LOCALE_RE.match(tag) else name
+    if stem and tag.replace("-", "_").lower() == source_locale.replace("-", "_").lower():
+        name = stem
+    return f"{folder}/{name}" if folder else name
 
 
 def find_project_root(start: Path) -> Path | None:
@@ -339,6 +384,10 @@ def _check_paths(config: Config, path: Path, text: str) -> None:
                 problem = "leads outside the project (through a symbolic link)"
         if problem:
             raise ConfigError(path, _key_line(text, key), f"{key} {value!r} {problem}")
+    if config.source_root is not None and config.source_root not in ("", "."):
+        problem = _path_problem(config.source_root)
+        if problem:
+            raise ConfigError(path, _key_line(text, "source-root"), f"source-root {config.source_root!r} {problem}")
     for pattern in config.documents:
         problem = _path_problem(pattern)
         if problem:

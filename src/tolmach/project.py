@@ -18,7 +18,7 @@ from tolmach.catalog.merge import update_catalog
 from tolmach.catalog.pofile import CatalogError, read_po, write_po
 from tolmach.catalog.status import CatalogStats, catalog_stats, entry_lines, translations_of
 from tolmach.catalog.template import extract_template
-from tolmach.config import Config, document_name, validate_locale
+from tolmach.config import SOURCE_SUFFIXES, Config, document_name, validate_locale
 from tolmach.fileio import SourceError, ensure_inside, read_source, write_atomic
 from tolmach.markdown.document import Document, SegmentOptions, parse_document
 from tolmach.markdown.verify import VerifiedBuild, Verifier
@@ -31,11 +31,13 @@ _UNREFERABLE_RE = re.compile(r"[\s\x00-\x1f\x7f]")  # a ``#:`` reference cannot 
 
 @dataclass(frozen=True)
 class SourceDocument:
-    """A source article: its catalog name and its path relative to the project root."""
+    """A source article: its catalog name (``guide/intro/index``: its path from its root,
+    without suffix and source-language tag) and its path relative to the project root."""
 
     name: str
     path: Path
     relpath: str
+    suffix: str = ".md"  # of the source; localized outputs keep it (``.mdx`` stays ``.mdx``)
 
 
 @dataclass(frozen=True)
@@ -79,15 +81,10 @@ class Project:
 
     @cached_property
     def documents(self) -> list[SourceDocument]:
+        """Every source document, named by its path from its root (see ``source-root``)."""
         docs = []
-        seen: dict[str, Path] = {}
-        for path in self.config.document_paths():
-            name = document_name(path)
-            if name in seen:
-                raise CatalogError(
-                    path, None, f"document name {name!r} is also used by {seen[name]}"
-                )
-            seen[name] = path
+        seen: dict[str, str] = {}
+        for path, root in self.config.matched_documents():
             relpath = path.relative_to(self.root).as_posix()
             if _UNREFERABLE_RE.search(relpath):
                 raise SourceError(
@@ -96,8 +93,33 @@ class Project:
                     "a space or control character in the file name cannot be written in "
                     "a catalog reference (#: path:line); rename the file",
                 )
-            docs.append(SourceDocument(name, path, relpath))
+            name = self._document_name(relpath, root)
+            if name in seen:
+                raise SourceError(
+                    relpath,
+                    None,
+                    f"document name {name!r} is also the name of {seen[name]}; give both one "
+                    "root with `source-root` in [tool.tolmach] (names then differ by folder) "
+                    "or rename one of them",
+                )
+            seen[name] = relpath
+            docs.append(SourceDocument(name, path, relpath, _suffix(path)))
         return docs
+
+    def _document_name(self, relpath: str, root: str) -> str:
+        root = root.strip("/").removeprefix("./") if root not in (".", "") else ""
+        if root and not relpath.startswith(root + "/"):
+            raise SourceError(relpath, None, f"is not inside source-root {root!r}")
+        name = document_name(relpath[len(root) + 1 :] if root else relpath, self.config.source_locale)
+        first = name.split("/", 1)[0]
+        if "/" in name and (first in self.config.locales or first == self.config.source_locale):
+            raise SourceError(
+                relpath,
+                None,
+                f"its catalog name {name!r} would start with the locale folder {first!r}; "
+                "set `source-root` to the folder of the source language",
+            )
+        return name
 
     def shown(self, path: Path) -> str:
         """A path as messages show it: relative to the project root."""
@@ -229,10 +251,10 @@ class Project:
             self.config.locales_path, self.config.catalog_path(locale, doc), "catalog"
         )
 
-    def output_path(self, locale: str, doc: str) -> Path:
+    def output_path(self, locale: str, doc: str, suffix: str = ".md") -> Path:
         validate_locale(locale)
         return ensure_inside(
-            self.config.output_path, self.config.output_file(locale, doc), "output"
+            self.config.output_path, self.config.output_file(locale, doc, suffix), "output"
         )
 
     def read_catalog(self, locale: str, doc: str) -> polib.POFile | None:
@@ -272,7 +294,7 @@ class Project:
     def _build_one(
         self, doc: SourceDocument, verifier: Verifier, locale: str, threshold: float, strict: bool
     ) -> BuildResult:
-        path = self.output_path(locale, doc.name)
+        path = self.output_path(locale, doc.name, doc.suffix)
         po = self.read_catalog(locale, doc.name)
         if po is None:
             return BuildResult(
@@ -384,3 +406,9 @@ class Project:
                 stats = catalog_stats(po) if po is not None else CatalogStats()
                 results.append(StepResult(path, False, locale, doc.name, stats))
         return results
+
+
+def _suffix(path: Path) -> str:
+    """``.md``, ``.markdown`` or ``.mdx``: the Markdown suffix of a source file."""
+    name = path.name
+    return next((s for s in SOURCE_SUFFIXES if name.endswith(s)), path.suffix or ".md")

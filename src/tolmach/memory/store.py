@@ -427,12 +427,16 @@ CACHE_FILE = Path(".tolmach-cache") / "memory.sqlite3"
 
 
 def project_catalogs(root: Path, locales_dir: str = "locales") -> list[CatalogFile]:
-    """The catalogs of a project: ``<locales>/<locale>/LC_MESSAGES/<document>.po``."""
-    found = sorted((Path(root) / locales_dir).glob("*/LC_MESSAGES/*.po"))
-    return [
-        CatalogFile(path, path.relative_to(root).as_posix(), path.parent.parent.name, path.stem)
-        for path in found
-    ]
+    """The catalogs of a project: ``<locales>/<locale>/LC_MESSAGES/<document>.po``, where a
+    document's name may hold folders (``guide/intro/index``)."""
+    found = sorted((Path(root) / locales_dir).glob("*/LC_MESSAGES/**/*.po"))
+    catalogs = []
+    for path in found:
+        messages = next(p for p in path.parents if p.name == "LC_MESSAGES")
+        document = path.relative_to(messages).with_suffix("").as_posix()
+        locale = messages.parent.name
+        catalogs.append(CatalogFile(path, path.relative_to(root).as_posix(), locale, document))
+    return catalogs
 
 
 def project_memory(

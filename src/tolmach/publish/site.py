@@ -176,6 +176,11 @@ class Page:
         return f"{self.language.code}/{self.doc.name}.html"
 
     @property
+    def root(self) -> str:
+        """The way from this page up to the site's root: one ``../`` per folder."""
+        return "../" * self.url.count("/")
+
+    @property
     def state(self) -> str:
         if self.progress is None:
             return "source"
@@ -409,17 +414,17 @@ def _render_page(env: Environment, page: Page, row: list[Page], source: Language
     reader can be sent to, whatever language they ask for."""
     fallback = None if page.progress is None else _fallback_of(page, source)
     alternates = [
-        {"hreflang": other.language.tag, "href": f"../{other.url}", "language": other.language,
+        {"hreflang": other.language.tag, "href": f"{page.root}{other.url}", "language": other.language,
          "current": other is page}
         for other in row
     ]
-    alternates.append({"hreflang": "x-default", "href": f"../{row[0].url}", "language": None,
+    alternates.append({"hreflang": "x-default", "href": f"{page.root}{row[0].url}", "language": None,
                        "current": False})
     review_href = None
     if page.progress is not None and reviewed:
-        review_href = f"../review/{page.language.code}.html#{page.doc.name}"
+        review_href = f"{page.root}review/{page.language.code}.html#{page.doc.name}"
     return env.get_template("page.html").render(
-        common, root="../", html_lang=page.language, page=page, alternates=alternates,
+        common, root=page.root, html_lang=page.language, page=page, alternates=alternates,
         body=Markup(render_markdown(page.markdown, fallback)), review_href=review_href,
     )
 
