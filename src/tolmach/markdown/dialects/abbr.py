@@ -13,7 +13,7 @@ from html import escape
 from markdown_it import MarkdownIt
 from markdown_it.rules_block import StateBlock
 
-from tolmach.markdown.dialects.common import add_slots, line_content, slot
+from tolmach.markdown.dialects.common import add_slots, first_char, line_content, slot
 
 __all__ = ["abbr_plugin"]
 
@@ -24,7 +24,7 @@ def abbr_plugin(md: MarkdownIt) -> None:
 
 
 def _definition(state: StateBlock, line: int, end_line: int, silent: bool) -> bool:
-    if state.sCount[line] - state.blkIndent >= 4:
+    if first_char(state, line) != "*" or state.sCount[line] - state.blkIndent >= 4:
         return False
     start, end = line_content(state, line)
     text = state.src[start:end]

@@ -23,7 +23,7 @@ from html import escape
 from markdown_it import MarkdownIt
 from markdown_it.rules_block import StateBlock
 
-from tolmach.markdown.dialects.common import add_slots, closing_line, line_content, slot
+from tolmach.markdown.dialects.common import add_slots, closing_line, first_char, line_content, slot
 from tolmach.markdown.segment import CONTEXT
 
 __all__ = ["blocks_plugin"]
@@ -41,6 +41,8 @@ def blocks_plugin(md: MarkdownIt) -> None:
 
 def _header(state: StateBlock, line: int) -> tuple[int, str, int, int] | None:
     """(slashes, name, argument start, argument end) of a block header, or None."""
+    if first_char(state, line) != "/":
+        return None
     start, end = line_content(state, line)
     text = state.src[start:end]
     count = len(text) - len(text.lstrip("/"))

@@ -48,11 +48,9 @@ def callouts_plugin(md: MarkdownIt) -> None:
 
 def _opener(state: StateBlock, line: int) -> tuple[str, int, str, int] | None:
     """(fence characters, info start, callout name, name end) of a callout's first line."""
-    if state.sCount[line] - state.blkIndent >= 4:
-        return None
     start, end = line_content(state, line)
     char = state.src[start : start + 1]
-    if char not in ("`", "~"):
+    if char not in ("`", "~") or state.sCount[line] - state.blkIndent >= 4:
         return None
     run = len(state.src[start:end]) - len(state.src[start:end].lstrip(char))
     if run < 3:

@@ -24,6 +24,7 @@ __all__ = [
     "attribute_slots",
     "closing_line",
     "find_closer",
+    "first_char",
     "line_content",
     "scan_attributes",
     "skip_balanced",
@@ -48,6 +49,13 @@ class Attribute:
 def line_content(state: StateBlock, line: int) -> tuple[int, int]:
     """Start (after the block's indentation) and end of ``line`` in ``state.src``."""
     return state.bMarks[line] + state.tShift[line], state.eMarks[line]
+
+
+def first_char(state: StateBlock, line: int) -> str:
+    """The first character of ``line``'s content ("" for an empty line): a rule checks
+    it before doing anything else, as most lines are not its syntax."""
+    pos = state.bMarks[line] + state.tShift[line]
+    return state.src[pos] if pos < state.eMarks[line] else ""
 
 
 def slot(state: StateBlock, line: int, start: int, end: int, kind: str, quoting: str | None = None):

@@ -69,7 +69,7 @@ class Dialect:
             kept[atom.start : atom.end] = " " * (atom.end - atom.start)
         return not any(ch.isalnum() for ch in kept)
 
-    @property
+    @functools.cached_property
     def atom_labels(self) -> dict[str, str]:
         return {rule: label for name in self.syntax for rule, label in SYNTAXES[name].atoms.items()}
 

@@ -81,7 +81,12 @@ INCLUDE_FORMS = (
 
 
 def directive_lines_plugin(md: MarkdownIt, forms: tuple[LineForm, ...], rule: str = "directive_line") -> None:
+    first_chars = frozenset(form.opener[0] for form in forms)
+
     def directive(state: StateBlock, start_line: int, end_line: int, silent: bool) -> bool:
+        start = state.bMarks[start_line] + state.tShift[start_line]
+        if start >= len(state.src) or state.src[start] not in first_chars:
+            return False  # most lines: a quick no
         return _directive(state, start_line, silent, forms)
 
     md.block.ruler.before(

@@ -14,7 +14,7 @@ from markdown_it import MarkdownIt
 from markdown_it.rules_block import StateBlock
 from markdown_it.rules_inline import StateInline
 
-from tolmach.markdown.dialects.common import find_closer, line_content
+from tolmach.markdown.dialects.common import find_closer, first_char, line_content
 
 __all__ = ["expression_end", "expressions_plugin"]
 
@@ -54,7 +54,7 @@ def _inline(state: StateInline, silent: bool) -> bool:
 
 
 def _block(state: StateBlock, start_line: int, end_line: int, silent: bool) -> bool:
-    if state.sCount[start_line] - state.blkIndent >= 4:
+    if first_char(state, start_line) != "{" or state.sCount[start_line] - state.blkIndent >= 4:
         return False
     start, end = line_content(state, start_line)
     stop = expression_end(state.src, start, end)

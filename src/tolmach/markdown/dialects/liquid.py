@@ -21,6 +21,7 @@ from tolmach.markdown.dialects.common import (
     attribute_slots,
     closing_line,
     find_closer,
+    first_char,
     line_content,
     scan_attributes,
     split_values,
@@ -83,6 +84,8 @@ def _line_tag(state: StateBlock, line: int):
 
 
 def _block(state: StateBlock, start_line: int, end_line: int, silent: bool) -> bool:
+    if first_char(state, start_line) != "{":
+        return False
     found = _line_tag(state, start_line)
     if found is None:
         return False

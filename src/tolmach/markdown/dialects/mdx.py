@@ -30,6 +30,7 @@ from tolmach.markdown.dialects.common import (
     TRANSLATABLE_ATTRIBUTES,
     Attribute,
     add_slots,
+    first_char,
     line_content,
     skip_balanced,
     slot,
@@ -117,7 +118,7 @@ def _attribute(src: str, p: int, end: int, found: list[Attribute]) -> int | None
 
 
 def _esm(state: StateBlock, start_line: int, end_line: int, silent: bool) -> bool:
-    if state.blkIndent or state.sCount[start_line] or state.parentType != "root":
+    if first_char(state, start_line) not in ("i", "e") or state.blkIndent or state.sCount[start_line] or state.parentType != "root":
         return False
     start, _ = line_content(state, start_line)
     if not state.src.startswith(("import ", "export ", "import{", "export{"), start):
@@ -136,7 +137,7 @@ def _esm(state: StateBlock, start_line: int, end_line: int, silent: bool) -> boo
 
 
 def _flow(state: StateBlock, start_line: int, end_line: int, silent: bool, names) -> bool:
-    if state.sCount[start_line] - state.blkIndent >= 4:
+    if first_char(state, start_line) not in ("<", "{") or state.sCount[start_line] - state.blkIndent >= 4:
         return False
     start, _ = line_content(state, start_line)
     limit = state.eMarks[end_line - 1] if end_line > start_line else state.eMarks[start_line]

@@ -26,6 +26,7 @@ from tolmach.markdown.dialects.common import (
     add_slots,
     attribute_slots,
     closing_line,
+    first_char,
     line_content,
     scan_attributes,
     split_values,
@@ -113,6 +114,8 @@ def _line_shortcode(state: StateBlock, line: int):
 
 
 def _block(state: StateBlock, start_line: int, end_line: int, silent: bool) -> bool:
+    if first_char(state, start_line) != "{":
+        return False
     found = _line_shortcode(state, start_line)
     if found is None or not found[0]:
         return False

@@ -24,7 +24,7 @@ from html import escape
 from markdown_it import MarkdownIt
 from markdown_it.rules_block import StateBlock
 
-from tolmach.markdown.dialects.common import add_slots, line_content, slot
+from tolmach.markdown.dialects.common import add_slots, first_char, line_content, slot
 from tolmach.markdown.segment import CONTEXT
 
 __all__ = ["tabs_plugin"]
@@ -42,6 +42,8 @@ def tabs_plugin(md: MarkdownIt) -> None:
 
 def _label(state: StateBlock, line: int) -> tuple[str, int, int] | None:
     """(flags, label start, label end) of a tab marker line."""
+    if first_char(state, line) != "=":
+        return None
     start, end = line_content(state, line)
     text = state.src[start:end].rstrip()
     if not text.startswith("===") or state.sCount[line] - state.blkIndent >= 4:
