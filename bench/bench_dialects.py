@@ -147,9 +147,12 @@ def main() -> int:
     parser.add_argument("--data", type=Path, default=None)
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--renderers", action="store_true", help="also build with the real site generators")
+    parser.add_argument("--only", help="run only the corpus whose name starts with this")
     args = parser.parse_args()
     folder = data_folder(args.data)
     for corpus in CORPORA:
+        if args.only and not corpus.name.startswith(args.only):
+            continue
         if not (folder / corpus.archive).is_file():
             print(f"{corpus.name}: {corpus.archive} not found in {folder.name}/; skipping")
             continue
@@ -169,7 +172,7 @@ def main() -> int:
         if args.renderers and corpus.renderer:
             from renderer_check import renderer_fidelity
 
-            print("  " + renderer_fidelity(corpus.renderer, files, options))
+            print("  " + renderer_fidelity(corpus.renderer, files, options), flush=True)
     return 0
 
 
