@@ -62,7 +62,7 @@ class Dialect:
     def only_atoms(self, text: str) -> bool:
         """True if ``text`` has no word outside the dialect's atoms: ``{{ page.title }}``
         alone is nothing to translate."""
-        if not self.atom_labels or not any(ch in text for ch in "{$<"):
+        if not self.atom_labels or _word_outside_brackets(text):
             return False
         kept = list(text)
         for atom in self.atoms(text):
@@ -75,6 +75,22 @@ class Dialect:
 
 
 COMMONMARK = Dialect()
+
+
+def _word_outside_brackets(text: str) -> bool:
+    """A quick no for :meth:`Dialect.only_atoms`: a letter or digit outside ``{…}``,
+    ``<…>`` and ``$…$`` means the text has words (most msgids: at their first letter)."""
+    depth, math = 0, False
+    for ch in text:
+        if ch in "{<":
+            depth += 1
+        elif ch in "}>":
+            depth = max(depth - 1, 0)
+        elif ch == "$":
+            math = not math
+        elif depth == 0 and not math and ch.isalnum():
+            return True
+    return False
 
 
 def build_parser(syntax: Iterable[str], attributes: frozenset[str] = TRANSLATABLE_ATTRIBUTES) -> MarkdownIt:
