@@ -7,6 +7,9 @@ plus the *slots* that hold translatable segments (front matter values in
 skeleton byte for byte; :mod:`~tolmach.markdown.pseudo` makes fake translations that
 show segment boundaries; :mod:`~tolmach.markdown.compare` and
 :mod:`~tolmach.markdown.fidelity` prove that a rebuilt document renders like its source.
+A document is written in a :mod:`~tolmach.markdown.dialects` dialect (CommonMark by
+default; VitePress, MkDocs Material, Hugo … as parser plugins), whose one parser serves
+segmentation, verification and checks alike.
 """
 
 from tolmach.markdown.build import apply_translations
