@@ -20,7 +20,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_CORPUS = ROOT.parent / "shared" / "data" / "peers-corpus-ru-javascript-info.tar.xz"
-PHASES = ("parse", "extract", "build", "fidelity")
+PHASES = ("parse", "extract", "build", "verified", "fidelity")
 
 
 def load_corpus(path: Path) -> list[tuple[str, str]]:
@@ -41,11 +41,12 @@ def run_phase(phase: str, corpus: Path, repeat: int) -> dict:
     from tolmach.markdown.document import markdown_parser, parse_document
     from tolmach.markdown.fidelity import check_fidelity
     from tolmach.markdown.pseudo import pseudo_translate
+    from tolmach.markdown.verify import verified_build
 
     files = load_corpus(corpus)
     size = sum(len(text.encode("utf-8")) for _, text in files)
     prepared = {}
-    if phase == "build":  # the catalogs a translator would have: pseudo translations
+    if phase in ("build", "verified"):  # the catalogs a translator would have: pseudo translations
         prepared = {
             name: {s.text: pseudo_translate(s.text) for s in parse_document(text).segments}
             for name, text in files
@@ -62,6 +63,8 @@ def run_phase(phase: str, corpus: Path, repeat: int) -> dict:
                 count += len(format_po(pot))
             elif phase == "build":
                 count += len(apply_translations(parse_document(text), prepared[name]))
+            elif phase == "verified":
+                count += len(verified_build(parse_document(text), prepared[name]).text)
             elif phase == "fidelity":
                 count += len(check_fidelity(text))
         return count
@@ -102,6 +105,7 @@ def main() -> None:
         "parse": "markdown-it-py parse alone (floor)",
         "extract": "extract (segments + .pot text)",
         "build": "build (apply translations)",
+        "verified": "build, verified (as tolmach build)",
         "fidelity": "fidelity: identity+pseudo+forced",
     }
     for row in rows:

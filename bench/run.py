@@ -11,7 +11,14 @@ import sys
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-ORDER = ("bench_pipeline.py", "bench_dialects.py", "bench_glossary.py", "bench_checks.py", "bench_merge.py")
+ORDER = (
+    "bench_pipeline.py",
+    "bench_dialects.py",
+    "bench_glossary.py",
+    "bench_checks.py",
+    "bench_merge.py",
+    "bench_scaling.py",
+)
 
 
 def main() -> int:

@@ -25,6 +25,7 @@ from tolmach.markdown.verify import Rejection
 __all__ = ["line_breaks", "structure"]
 
 _ATOM_FIELDS = ("code", "links", "images", "autolinks", "html", "footnotes")
+_COUNTED = ("strong", "emphasis", "hardbreaks")
 
 
 @check("structure", per="document")
@@ -46,7 +47,7 @@ def _markup_names_it(rejection: Rejection) -> bool:
     source, target = inline_markup(rejection.segment.text), inline_markup(rejection.translation)
     return any(
         sorted(getattr(source, name)) != sorted(getattr(target, name)) for name in _ATOM_FIELDS
-    )
+    ) or any(getattr(source, name) != getattr(target, name) for name in _COUNTED)
 
 
 @check("line-breaks")

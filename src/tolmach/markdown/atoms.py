@@ -28,7 +28,10 @@ TRANSLATABLE_ATTRIBUTES = frozenset({"alt", "title", "aria-label", "placeholder"
 
 Atom = tuple[str, str]
 """``(kind, value)``: kind is ``code``, ``link``, ``autolink``, ``image``, ``html`` or
-``footnote``."""
+``footnote``; in :func:`inline_atoms` also ``emphasis``, ``strong`` and ``hard break``
+(with an empty value): the markup check counts those as well."""
+
+_FORMATTING = {"em_open": "emphasis", "strong_open": "strong", "hardbreak": "hard break"}
 
 _TAG_RE = re.compile(r"^<(/?)([A-Za-z][A-Za-z0-9-]*)(.*?)(/?)>$", re.DOTALL)
 _ATTR_RE = re.compile(r"""([A-Za-z_:][\w.:-]*)(?:\s*=\s*("[^"]*"|'[^']*'|[^\s"'=<>`]+))?""")
@@ -86,10 +89,17 @@ def atom_of(token: Token) -> Atom | None:
 
 
 def inline_atoms(children: Iterable[Token]) -> tuple[Atom, ...]:
-    """The atoms of one inline token's children, sorted: a multiset, order is free.
+    """The atoms of one inline token's children and its emphasis and hard breaks,
+    sorted: a multiset, order is free.
 
     An image's own children (its alt text) are text, so they are not walked.
     """
-    found = [atom for token in children if (atom := atom_of(token)) is not None]
+    found = []
+    for token in children:
+        atom = atom_of(token)
+        if atom is None and token.type in _FORMATTING:
+            atom = (_FORMATTING[token.type], "")
+        if atom is not None:
+            found.append(atom)
     found.sort()
     return tuple(found)

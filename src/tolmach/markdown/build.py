@@ -18,7 +18,7 @@ from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass
 
 from tolmach.markdown.document import Document, Segment
-from tolmach.markdown.frontmatter import quote_scalar
+from tolmach.markdown.frontmatter import block_scalar_text, quote_scalar
 from tolmach.markdown.frontmatter_data import quote_data_string
 
 __all__ = [
@@ -49,12 +49,16 @@ _SEPARATOR_NAMES = {
 }
 _SEPARATOR_RE = re.compile(f"[{LINE_SEPARATORS}]")
 
-# A word that would start a block if a wrapped line began with it.
+# A word that would start a block if a wrapped line began with it (or a table's
+# delimiter row: ``:--``, ``---|``).
 _BLOCK_START_RE = re.compile(
-    r"^(?:[-+*]|\d{1,9}[.)]|#{1,6}|>|=+|-+|`{3,}|~{3,}|\|)(?:\s|$)|^(?:>|<|`{3,}|~{3,}|\|)"
+    r"^(?:[-+*]|\d{1,9}[.)]|#{1,6}|>|=+|-+|`{3,}|~{3,}|\|)(?:\s|$)|^(?:>|<|`{3,}|~{3,}|\||[-:])"
 )
 _UNDERLINE_RE = re.compile(r"^[ \t]*(?:=+|-+)[ \t]*$")
-_CODE_SPAN_RE = re.compile(r"(?<!\\)(`+)(?!`).*?(?<!`)\1(?!`)", re.S)
+# Spans a wrapped line may not break inside: code spans, and anything in angle brackets
+# on one line (an autolink, a raw HTML tag, a ``<destination>``).
+_PROTECTED_RE = re.compile(r"(?<!\\)(`+)(?!`).*?(?<!`)\1(?!`)|<[^<>\n]*>", re.S)
+_DEFINITION_START_RE = re.compile(r"^\s{0,3}\[[^\]]*\]:")
 
 
 @dataclass(frozen=True)
@@ -103,14 +107,18 @@ def assemble(
         if translated is None or (translated == seg.text and not force):
             piece = text[seg.start : seg.end]
         else:
-            column = seg.start - (text.rfind("\n", 0, seg.start) + 1)
-            piece = emit_translation(seg, translated, wrap_width, column)
+            piece = emit_translation(seg, translated, wrap_width, _column(text, seg.start))
             slots.append((index, size, size + len(piece)))
         out.append(piece)
         size += len(piece)
         cursor = seg.end
     out.append(text[cursor:])
     return Assembly("".join(out), tuple(slots))
+
+
+def _column(text: str, pos: int) -> int:
+    """Column of ``pos`` on its line (a line ends at LF, CR LF or CR)."""
+    return pos - (max(text.rfind("\n", 0, pos), text.rfind("\r", 0, pos)) + 1)
 
 
 def normalize_line_breaks(translated: str, source: str = "") -> str:
@@ -144,8 +152,12 @@ def emit_translation(seg: Segment, translated: str, wrap_width: int = 0, column:
     translated = normalize_line_breaks(translated, seg.text)
     if seg.quoting in ("plain", "single", "double"):
         return quote_scalar(translated.replace("\n", " "), seg.quoting)
+    if seg.quoting in ("literal", "folded"):
+        translated = block_scalar_text(translated)
     if seg.quoting and seg.quoting.startswith("title"):
         return _escape_title(" ".join(translated.split("\n")), seg.quoting[-1])
+    if seg.quoting == "html-text":
+        return _inert_start(" ".join(translated.split()))
     if seg.quoting in ("toml-basic", "toml-literal", "json"):
         return quote_data_string(translated.replace("\n", " "), seg.quoting)
     if seg.quoting and seg.quoting[:-1] in _QUOTED_VALUES:
@@ -163,6 +175,24 @@ def emit_translation(seg: Segment, translated: str, wrap_width: int = 0, column:
     if seg.kind != "html block":
         lines[1:] = [_not_underline(line) for line in lines[1:]]
     return seg.continuation.join(lines)
+
+
+_BLOCK_MARKER_RE = re.compile(r"^(?:[#>+*=`~|:!\[-]|\d+[.)])")
+
+
+def _inert_start(text: str) -> str:
+    """A translated text run of an HTML block, made inert. Where HTML is rendered, the
+    run is text; a Markdown reader that does not take raw HTML (the published site)
+    reads it as Markdown. So every character Markdown gives meaning to — a tag's ``<``,
+    brackets, emphasis, a backslash, a block marker at the start — is written as an
+    entity, which reads the same in both, and whitespace is collapsed as HTML shows it."""
+    text = "".join(f"&#{ord(ch)};" if ch in _MARKDOWN_SIGNIFICANT else ch for ch in text)
+    if _BLOCK_MARKER_RE.match(text):
+        return f"&#{ord(text[0])};{text[1:]}"
+    return text
+
+
+_MARKDOWN_SIGNIFICANT = frozenset("\\`*_[]<!|~")
 
 
 def _attribute_value(text: str, quote: str) -> str:
@@ -206,32 +236,43 @@ def _escape_title(text: str, closer: str) -> str:
 
 def wrap_text(text: str, width: int, first_indent: int = 0, indent: int | None = None) -> list[str]:
     """Break ``text`` at single spaces so lines fit ``width`` columns, never where the
-    break would change the Markdown: inside code spans, before a word that starts a
-    block, after a backslash, or at a run of spaces (that would make a hard break)."""
+    break would change the Markdown: inside code spans or ``<…>`` (autolinks, HTML,
+    destinations), before a word that starts a block, after a backslash, or at a run
+    of spaces (that would make a hard break). Text that starts like a link reference
+    definition (``[label]: …``) is not wrapped: its first line could become one."""
     indent = first_indent if indent is None else indent
-    words = _breakable_words(text)
+    if _DEFINITION_START_RE.match(text):
+        return [text]
     lines: list[str] = []
-    current = ""
+    current: list[str] = []  # words of the line being filled
+    length = 0
     limit = width - first_indent
-    for word in words:
-        fits = len(current) + 1 + len(word) <= limit
-        if current and not fits and _may_start_line(word) and not current.endswith("\\"):
-            lines.append(current)
-            current = word
+    for word in _breakable_words(text):
+        fits = length + 1 + len(word) <= limit
+        if current and not fits and _may_start_line(word) and not current[-1].endswith("\\"):
+            lines.append(" ".join(current))
+            current, length = [word], len(word)
             limit = width - indent
             continue
-        current = f"{current} {word}" if current else word
-    lines.append(current)
+        length += len(word) + (1 if current else 0)
+        current.append(word)
+    lines.append(" ".join(current))
     return lines
 
 
 def _breakable_words(text: str) -> list[str]:
-    """Split at single spaces outside code spans; other whitespace stays inside words."""
-    protected = [m.span() for m in _CODE_SPAN_RE.finditer(text)]
+    """Split at single spaces outside code spans and ``<…>``; other whitespace stays
+    inside words."""
+    protected = [m.span() for m in _PROTECTED_RE.finditer(text)]
     words: list[str] = []
     start = 0
+    span = 0  # the first protected span that does not end before the current position
     for pos, ch in enumerate(text):
-        if ch != " " or any(a < pos < b for a, b in protected):
+        if ch != " ":
+            continue
+        while span < len(protected) and protected[span][1] <= pos:
+            span += 1
+        if span < len(protected) and protected[span][0] < pos:
             continue
         if pos == 0 or text[pos - 1] in " \t" or text[pos + 1 : pos + 2] in (" ", "\t", ""):
             continue

@@ -28,6 +28,9 @@ _KEY_RE = re.compile(
 _BLOCK_RE = re.compile(r"^[|>][+-]?[1-9]?[+-]?$")
 _PLAIN_UNSAFE_START = set("-?:,[]{}#&*!|>'\"%@`")
 _DOUBLE_ESCAPES = {'"': '\\"', "\\": "\\\\", "\n": "\\n", "\t": "\\t"}
+# What YAML does not allow in a file: C0 and C1 controls but tab, LF, CR and NEL; DEL;
+# surrogates; U+FFFE and U+FFFF.
+_NON_PRINTABLE_RE = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x84\x86-\x9f\ud800-\udfff\ufffe\uffff]")
 _RESERVED_PLAIN = re.compile(r"^(?:true|false|yes|no|on|off|null|~|[-+]?\d[\d._]*(?:e[-+]?\d+)?)$", re.I)
 
 
@@ -188,12 +191,32 @@ def _block_segment(segment_cls, block: list[int], lines: list[Line], kind: str, 
 
 
 def quote_scalar(text: str, quoting: str | None) -> str:
-    """YAML for a translated front-matter value, quoted as the source value was."""
-    if quoting == "single":
+    """YAML for a translated front-matter value, quoted as the source value was.
+
+    A character YAML does not allow in a file (a control character) can only be written
+    escaped, in double quotes, so a value holding one is double-quoted whatever it was.
+    """
+    unprintable = bool(_NON_PRINTABLE_RE.search(text))
+    if quoting == "single" and not unprintable:
         return "'" + text.replace("'", "''") + "'"
-    if quoting == "double" or (quoting == "plain" and _needs_quotes(text)):
-        return '"' + "".join(_DOUBLE_ESCAPES.get(ch, ch) for ch in text) + '"'
+    if quoting in ("double", "single") or (quoting == "plain" and (unprintable or _needs_quotes(text))):
+        return '"' + "".join(_double_escape(ch) for ch in text) + '"'
     return text
+
+
+def block_scalar_text(text: str) -> str:
+    """A translated block scalar (``|`` or ``>``): no escapes exist there, so a character
+    YAML does not allow in a file becomes U+FFFD, as the Markdown parser shows NUL."""
+    return _NON_PRINTABLE_RE.sub("\ufffd", text)
+
+
+def _double_escape(ch: str) -> str:
+    escaped = _DOUBLE_ESCAPES.get(ch)
+    if escaped is not None:
+        return escaped
+    if _NON_PRINTABLE_RE.match(ch):
+        return f"\\x{ord(ch):02x}" if ord(ch) < 0x100 else f"\\u{ord(ch):04x}"
+    return ch
 
 
 def _needs_quotes(text: str) -> bool:
@@ -204,6 +227,8 @@ def _needs_quotes(text: str) -> bool:
         or ": " in text
         or " #" in text
         or "\n" in text
+        or "\t" in text  # YAML 1.1 readers (PyYAML) refuse a tab in a plain scalar
+        or text in ("=", "<<")  # YAML 1.1 value and merge keys
         or text.endswith(":")
         or bool(_RESERVED_PLAIN.match(text))
     )

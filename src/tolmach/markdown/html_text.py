@@ -105,12 +105,12 @@ def html_text_spans(html: str, attributes: frozenset[str]) -> Iterator[tuple[int
         pos = end
 
 
-def _run(html: str, start: int, stop: int) -> Iterator[tuple[int, int, str, None]]:
+def _run(html: str, start: int, stop: int) -> Iterator[tuple[int, int, str, str]]:
     text = html[start:stop]
     stripped = text.strip()
     if stripped:
         lead = len(text) - len(text.lstrip())
-        yield start + lead, start + lead + len(stripped), "html text", None
+        yield start + lead, start + lead + len(stripped), "html text", "html-text"
 
 
 def _tag(html: str, pos: int) -> tuple[int | None, str, bool]:

@@ -133,7 +133,9 @@ def cell_segment(
         line=line_no + 1,
         start=line.start + start,
         end=line.start + end,
-        continuation=continuation(line, start),
+        # a cell never spans lines: the prefix of a further line (as long as the row up
+        # to the cell) would only cost time and memory, per cell of a wide table
+        continuation=line.ending or "\n",
         single_line=True,
     )
     return seg, end
@@ -201,18 +203,28 @@ def _join_lines(parts: list[str], breaks: dict[int, str], keep_all: bool) -> str
     """
     if keep_all or _WHITESPACE_TAG_RE.search("\n".join(parts)):
         return "\n".join(parts)
-    out = parts[0]
+    out = [parts[0]]  # pieces joined once at the end: a paragraph of n lines is O(n)
     offset = len(parts[0])
     for part in parts[1:]:
         kind = breaks.get(offset)
         offset += 1 + len(part)
         if kind == "softbreak":
-            out = out.rstrip(" \t") + " " + part.lstrip(" \t")
+            _strip_end(out)
+            out += [" ", part.lstrip(" \t")]
         elif kind == "hardbreak":
-            out += "\n" + (part if _indent_width(part) >= 4 else part.lstrip(" \t"))
+            out += ["\n", part if _indent_width(part) >= 4 else part.lstrip(" \t")]
         else:
-            out += "\n" + part
-    return out
+            out += ["\n", part]
+    return "".join(out)
+
+
+def _strip_end(pieces: list[str]) -> None:
+    """Strip spaces and tabs off the end of the text ``pieces`` make up."""
+    while pieces:
+        pieces[-1] = pieces[-1].rstrip(" \t")
+        if pieces[-1]:
+            return
+        pieces.pop()
 
 
 def _indent_width(text: str) -> int:

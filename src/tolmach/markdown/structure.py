@@ -33,9 +33,11 @@ that caused them.
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
@@ -57,6 +59,7 @@ Shape = tuple[Hashable, ...]
 ShapeFunction = Callable[[Token], Shape]
 
 _SHAPES: dict[str, ShapeFunction] = {}
+_LINE_SPLIT_RE = re.compile(r"\r\n?|\n")
 
 # Numbers in ``meta`` are numbering derived from reading order (footnote ids follow the
 # order of the references, which a translation may change); they are not structure.
@@ -76,8 +79,7 @@ def register_shape(token_type: str, shape: ShapeFunction | None) -> None:
         _SHAPES[token_type] = shape
 
 
-@dataclass(frozen=True)
-class Construct:
+class Construct(NamedTuple):
     """One element of the structure: its shape (compared) and the line it starts on."""
 
     shape: Shape
@@ -200,6 +202,7 @@ def _token_constructs(
     following = _next_mapped_lines(tokens)
     openers: list[int] = []
     constructs: list[Construct] = []
+    shapes: dict[Shape, Shape] = {}  # one tuple per distinct shape: a table has few
     last = 0
     for index, token in enumerate(tokens):
         if token.map:
@@ -215,7 +218,10 @@ def _token_constructs(
         elif token.nesting < 0 and openers:
             openers.pop()  # the footnote plugin may close what it never opened
         last = line
-        constructs.append(Construct(_shape(token, text, keys, translatable_html), line))
+        shape = _shape(token, text, keys, translatable_html)
+        constructs.append(Construct(shapes.setdefault(shape, shape), line))
+        if token.type == "front_matter" and keys:
+            constructs.extend(_front_matter_values(token, text, keys))
     return constructs
 
 
@@ -239,10 +245,8 @@ def _shape(token: Token, text: str, keys: Sequence[str], translatable_html: bool
         return ("front_matter", _masked_front_matter(token, text, keys))
     if token.type == "html_block" and translatable_html:
         return ("html_block", _html_tags(token.content))
-    attrs = tuple(sorted((str(k), str(v)) for k, v in token.attrs.items()))
-    meta = tuple(
-        sorted((k, v) for k, v in token.meta.items() if k not in _NUMBERING_META and _plain(v))
-    )
+    attrs = tuple(sorted((str(k), str(v)) for k, v in token.attrs.items())) if token.attrs else ()
+    meta = _meta(token.meta) if token.meta else ()
     return (
         token.type,
         token.tag,
@@ -254,6 +258,10 @@ def _shape(token: Token, text: str, keys: Sequence[str], translatable_html: bool
         meta,
         token.content,
     )
+
+
+def _meta(meta: dict) -> tuple:
+    return tuple(sorted((k, v) for k, v in meta.items() if k not in _NUMBERING_META and _plain(v)))
 
 
 def _plain(value: object) -> bool:
@@ -272,10 +280,45 @@ def _masked_front_matter(token: Token, text: str, keys: Sequence[str]) -> str:
     end = lines[stop - 1].start + len(lines[stop - 1].body)
     pieces, cursor = [], start
     for seg in locate_front_matter_values(token, lines, keys):
-        pieces += [text[cursor : seg.start], "\x00"]
+        begin = seg.start
+        if seg.quoting in ("literal", "folded"):  # its indentation is the value's too
+            begin = max(text.rfind("\n", 0, begin), text.rfind("\r", 0, begin)) + 1
+        pieces += [text[cursor:begin], "\x00"]
         cursor = seg.end
     pieces.append(text[cursor:end])
     return "".join(pieces).replace("\r\n", "\n").replace("\r", "\n")
+
+
+def _front_matter_values(token: Token, text: str, keys: Sequence[str]) -> list[Construct]:
+    """One construct per translatable value, at its line: its key, whether it is a
+    scalar or a block, and for a block whether YAML reads all its lines as the value
+    (a first line indented deeper than the next would end the block early)."""
+    if not token.map:
+        return []
+    constructs = []
+    for seg in locate_front_matter_values(token, split_lines(text), keys):
+        block = seg.quoting in ("literal", "folded")
+        form = ("block", _block_holds(text, seg.start, seg.end)) if block else ("scalar", True)
+        constructs.append(Construct(("front matter value", seg.kind, *form), seg.line - 1))
+    return constructs
+
+
+def _block_holds(text: str, start: int, end: int) -> bool:
+    """True if no line of a block scalar is indented less than its first non-blank
+    line, which sets the block's indentation (blank lines before it included)."""
+    line_start = max(text.rfind("\n", 0, start), text.rfind("\r", 0, start)) + 1
+    base = start - line_start
+    seen_text = False
+    for line in _LINE_SPLIT_RE.split(text[line_start:end]):
+        indent = len(line) - len(line.lstrip(" "))
+        if not line.strip():
+            if not seen_text and len(line) > base:
+                return False
+            continue
+        if indent < base or (not seen_text and indent != base):
+            return False
+        seen_text = True
+    return True
 
 
 def _html_tags(content: str) -> tuple[str, ...]:
@@ -371,6 +414,8 @@ def construct_name(shape: Shape) -> str:
     kind = str(shape[0])
     if kind == "reference":
         return f"link reference definition [{shape[1]}]"
+    if kind == "front matter value":
+        return f"{shape[1]} ({shape[2]})"
     if kind == "heading_open":
         return f"heading {str(shape[1])[1:]}"
     if kind in ("bullet_list_open", "ordered_list_open") and len(shape) > 3 and shape[3]:
@@ -405,9 +450,13 @@ def _openers(constructs: list[Construct]) -> list[str]:
 
 def _atom_changes(expected: Shape, found: Shape) -> tuple[str, str]:
     had, has = Counter(expected[1]), Counter(found[1])  # type: ignore[arg-type]
-    missing = [f"{kind} {value!r}" for kind, value in (had - has).elements()]
-    added = [f"{kind} {value!r}" for kind, value in (has - had).elements()]
+    missing = [_atom(kind, value) for kind, value in (had - has).elements()]
+    added = [_atom(kind, value) for kind, value in (has - had).elements()]
     return ", ".join(missing) or "nothing more", ", ".join(added) or "nothing more"
+
+
+def _atom(kind: object, value: object) -> str:
+    return f"{kind} {value!r}" if value else str(kind)
 
 
 _FIELDS = ("type", "tag", "nesting", "markup", "info", "attributes", "hidden", "meta", "content")
@@ -417,6 +466,8 @@ def _details(expected: Shape, found: Shape) -> tuple[str, str]:
     """The fields two constructs of one name differ in: markup, info, attributes ..."""
     if expected[0] == "reference":
         return f"destination {expected[2]!r}", f"destination {found[2]!r}"
+    if expected[0] == "front matter value":
+        return _value_form(expected), _value_form(found)
     if len(expected) != len(_FIELDS) or len(found) != len(_FIELDS):
         return _short(expected[1:]), _short(found[1:])
     pairs = [
@@ -425,6 +476,12 @@ def _details(expected: Shape, found: Shape) -> tuple[str, str]:
         if a != b
     ]
     return "; ".join(p[0] for p in pairs), "; ".join(p[1] for p in pairs)
+
+
+def _value_form(shape: Shape) -> str:
+    if shape[3]:
+        return f"a {shape[2]} YAML reads whole"
+    return "a first line indented deeper than the next, which ends the block early"
 
 
 def _short(value: object, limit: int = 60) -> str:
