@@ -138,7 +138,7 @@ CASES = [
     Case("config-unknown-dialect", config('dialect = "vitpress"\n'), ("extract",),
          "unknown dialect 'vitpress' (did you mean 'vitepress'?)", "pyproject.toml:4:"),
     Case("config-bad-syntax-adjustment", config('dialect = "gfm"\nsyntax = ["deflist"]\n'),
-         ("extract",), "syntax 'deflist' must be +NAME or -NAME", "pyproject.toml:4:"),
+         ("extract",), "syntax 'deflist' must be +NAME or -NAME", "pyproject.toml:5:"),
     Case("config-override-unknown-key",
          config('[[tool.tolmach.overrides]]\ndocuments = "seeds/*.mdx"\ndialekt = "docusaurus"\n'),
          ("extract",), "unknown setting 'dialekt' in [[tool.tolmach.overrides]]", "pyproject.toml:6:"),

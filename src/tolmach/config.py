@@ -314,7 +314,12 @@ def load_config(root: Path) -> Config:
         values["overrides"] = tuple(
             _override(item, number, path, text) for number, item in enumerate(values["overrides"])
         )
-    _check_dialect(values.get("dialect", "commonmark"), values.get("syntax", ()), path, _key_line(text, "dialect") or _key_line(text, "syntax"))
+    _check_dialect(
+        values.get("dialect", "commonmark"),
+        values.get("syntax", ()),
+        path,
+        (_key_line(text, "dialect"), _key_line(text, "syntax")),
+    )
     config = Config(root=root, source=path, **values)
     for locale in (config.source_locale, *config.locales):
         try:
@@ -354,16 +359,19 @@ def _override(item: Any, number: int, path: Path, text: str) -> Override:
             values.get("dialect", "commonmark"),
             values.get("syntax", ()),
             path,
-            _key_line(text, "dialect", after=line) or _key_line(text, "syntax", after=line),
+            (_key_line(text, "dialect", after=line), _key_line(text, "syntax", after=line)),
         )
     return Override(**values)
 
 
-def _check_dialect(name: str, syntax, path: Path, line: int | None) -> None:
+def _check_dialect(name: str, syntax, path: Path, lines: tuple[int | None, int | None]) -> None:
+    """A dialect nobody knows is an error at its line; a bad adjustment at ``syntax``'s."""
     try:
         resolve_dialect(name, syntax)
     except ValueError as exc:
-        raise ConfigError(path, line, str(exc)) from None
+        dialect_line, syntax_line = lines
+        line = (syntax_line or dialect_line) if str(exc).startswith("syntax") else dialect_line
+        raise ConfigError(path, line or syntax_line, str(exc)) from None
 
 
 def _override_line(text: str, number: int) -> int | None:
