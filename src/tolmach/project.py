@@ -81,6 +81,7 @@ class StepResult:
     summary: UpdateSummary | None = None  # update: what changed in the catalog
     created: bool = False  # update: the catalog did not exist before
     waivers: int = 0  # waivers declared in the catalog (flags and glossary-waive comments)
+    warnings: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -188,14 +189,20 @@ class Project:
         except ValueError:
             return str(path)
 
-    def segment_options(self) -> SegmentOptions:
+    def segment_options(self, doc: SourceDocument) -> SegmentOptions:
+        """Dialect and translatable extras of one document, overrides applied."""
+        settings = self.config.settings_for(doc.relpath)
         return SegmentOptions(
-            front_matter_keys=self.config.front_matter_keys,
-            translate_html_blocks=self.config.translate_html_blocks,
+            front_matter_keys=settings.front_matter_keys,
+            html_text=settings.html_text,
+            dialect=settings.dialect,
         )
 
-    def load(self, doc: SourceDocument) -> Document:
-        return parse_document(read_source(doc.path), self.segment_options())
+    def document_of(self, name: str) -> SourceDocument | None:
+        return next((doc for doc in self.documents if doc.name == name), None)
+
+    def load(self, doc: SourceDocument, hints: bool = False) -> Document:
+        return parse_document(read_source(doc.path), self.segment_options(doc), hints=hints)
 
     def select_locales(self, locales: tuple[str, ...] | list[str] = ()) -> list[str]:
         """The target locales to work on, as gettext names: the given ones (gettext names
@@ -300,18 +307,21 @@ class Project:
     # --- steps ------------------------------------------------------------------
 
     def extract(self) -> list[StepResult]:
-        """Write ``locales/<doc>.pot`` for every document."""
+        """Write ``locales/<doc>.pot`` for every document; say which lines look like a
+        syntax the document's dialect does not parse."""
         results = []
         for doc in self.documents:
-            pot = self.template(doc)
+            document = self.load(doc, hints=True)
+            pot = self.template(doc, document)
             path = self.template_path(doc.name)
             written = write_po(pot, path, width=self.config.po_width)
-            results.append(StepResult(path, written, document=doc.name))
+            warnings = tuple(f"{doc.relpath}:{hint.line}: {hint.message}" for hint in document.hints)
+            results.append(StepResult(path, written, document=doc.name, warnings=warnings))
         return results
 
-    def template(self, doc: SourceDocument) -> polib.POFile:
+    def template(self, doc: SourceDocument, document: Document | None = None) -> polib.POFile:
         pot = extract_template(
-            self.load(doc), doc.relpath, project=doc.name, location=self.config.location
+            document or self.load(doc), doc.relpath, project=doc.name, location=self.config.location
         )
         self._refresh_glossary_comments(pot, None, doc.name)
         return pot
@@ -441,7 +451,7 @@ class Project:
         """Verified builds of ``doc``, with the project's settings."""
         return Verifier(
             document or self.load(doc),
-            options=self.segment_options(),
+            options=self.segment_options(doc),
             wrap_width=self.config.wrap_width,
         )
 
@@ -509,7 +519,8 @@ class Project:
         config = self.check_config
         rel = path.relative_to(self.root).as_posix()
         document = None
-        source = next((d for d in self.documents if d.name == doc), None)
+        source = self.document_of(doc)
+        dialect = self.segment_options(source).dialect if source else None
         if source is not None:
             if verified is None:
                 verified = self.verifier(source).build(
@@ -526,6 +537,7 @@ class Project:
             source_locale=self.config.source_locale,
             asset_variants=self.asset_variants(locale),
             sources=self.source_lines(doc),
+            dialect=dialect,
             document=document,
         )
 
