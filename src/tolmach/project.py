@@ -383,6 +383,18 @@ class Project:
             path, written, locale, doc.name, catalog_stats(merged), summary, created=old is None
         )
 
+    def name_of(self, source: Path) -> str:
+        """The catalog name of a file: the project's name for one of its documents, else
+        the file's own name without suffix and source-language tag."""
+        resolved = source.resolve()
+        doc = next((d for d in self.documents if d.path.resolve() == resolved), None)
+        return doc.name if doc is not None else document_name(source.name, self.config.source_locale)
+
+    def add_glossary_comments(self, pot: polib.POFile, document: str) -> None:
+        """``#. glossary:`` lines on a template made outside the project's steps (the
+        single-file ``extract``), as a project ``extract`` writes them."""
+        self._refresh_glossary_comments(pot, None, document)
+
     def _refresh_glossary_comments(self, po: polib.POFile, locale: str | None, document: str) -> None:
         """The ``#. glossary:`` line of every live entry, as the termbase now says."""
         describe = self.describe_terms(document, locale)

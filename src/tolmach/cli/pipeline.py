@@ -57,7 +57,8 @@ def extract(
     \b
     Examples:
       tolmach extract                              # every configured document
-      tolmach extract article.md -o article.pot    # one file, no project needed
+      tolmach extract article.md -o article.pot    # one file; a project around it
+                                                   # gives its glossary comments
       tolmach extract guide.md -o guide.pot --dialect vitepress
     """
     if source is None:
@@ -76,8 +77,25 @@ def extract(
     document = parse_document(read_source(source), options, hints=True)
     for hint in document.hints:
         click.echo(f"warning: {source.as_posix()}:{hint.line}: {hint.message}", err=True)
-    pot = extract_template(document, source.as_posix(), project=source.stem)
+    project = _project_around(state, source)
+    name = project.name_of(source) if project is not None else source.stem
+    pot = extract_template(document, source.as_posix(), project=name)
+    if project is not None:
+        project.add_glossary_comments(pot, name)
     emit(format_po(pot), output)
+
+
+def _project_around(state: AppState, source: Path):
+    """The project a single file belongs to (``-C``, else found from the file's folder),
+    for its glossary; None when the file is in no project."""
+    from tolmach.config import ProjectNotFound, locate_project
+
+    if state.found is None:
+        try:
+            state.found = locate_project(source.resolve().parent).resolve()
+        except ProjectNotFound:
+            return None
+    return state.project()
 
 
 @click.command()
