@@ -57,6 +57,8 @@ def run_phase(phase: str, corpus: Path, repeat: int) -> dict:
         }
     md = markdown_parser()
 
+    failed = {"identity": 0, "pseudo": 0, "forced": 0}
+
     def once() -> int:
         count = 0
         for name, text in files:
@@ -70,7 +72,9 @@ def run_phase(phase: str, corpus: Path, repeat: int) -> dict:
             elif phase == "verified":
                 count += len(verified_build(parse_document(text), prepared[name]).text)
             elif phase == "fidelity":
-                count += len(check_fidelity(text))
+                for mode in check_fidelity(text):
+                    failed[mode] += 1
+                    count += 1
         return count
 
     best = float("inf")
@@ -79,7 +83,8 @@ def run_phase(phase: str, corpus: Path, repeat: int) -> dict:
         once()
         best = min(best, time.perf_counter() - start)
     peak_mib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    return {"phase": phase, "files": len(files), "bytes": size, "seconds": best, "peak_mib": peak_mib}
+    return {"phase": phase, "files": len(files), "bytes": size, "seconds": best,
+            "peak_mib": peak_mib, "failed": failed}
 
 
 def main() -> None:
@@ -117,6 +122,17 @@ def main() -> None:
             f"{labels[row['phase']]:<34} {row['seconds']:>8.2f} "
             f"{row['bytes'] / 1e6 / row['seconds']:>7.2f} {row['peak_mib']:>9.0f}"
         )
+    fidelity = rows[-1]
+    files = fidelity["files"]
+    print(
+        "fidelity: "
+        + ", ".join(
+            f"{label} {files - fidelity['failed'][mode]}/{files}"
+            for mode, label in (("identity", "identity build byte-identical"),
+                                ("pseudo", "pseudo build same HTML structure"),
+                                ("forced", "forced re-emission same HTML"))
+        )
+    )
 
 
 if __name__ == "__main__":
