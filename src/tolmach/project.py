@@ -104,6 +104,8 @@ class Project:
     def __init__(self, config: Config):
         self.config = config
         self._source_lines: dict[str, dict[str, str]] = {}
+        self._last_loaded: tuple[Path, str, Document] | None = None
+        self._last_verifier: Verifier | None = None
 
     @property
     def root(self) -> Path:
@@ -195,7 +197,15 @@ class Project:
         )
 
     def load(self, doc: SourceDocument) -> Document:
-        return parse_document(read_source(doc.path), self.segment_options())
+        """The document as its source now reads; the last one parsed is reused while its
+        text stays the same (the steps go document by document, locale by locale)."""
+        text = read_source(doc.path)
+        last = self._last_loaded
+        if last is not None and last[0] == doc.path and last[1] == text:
+            return last[2]
+        document = parse_document(text, self.segment_options())
+        self._last_loaded = (doc.path, text, document)
+        return document
 
     def select_locales(self, locales: tuple[str, ...] | list[str] = ()) -> list[str]:
         """The target locales to work on, as gettext names: the given ones (gettext names
@@ -259,6 +269,7 @@ class Project:
         from tolmach.glossary import GlossaryError, load_termbase
 
         termbase = load_termbase(path)
+        termbase.remember_in(self.glossary_matches)
         for term in termbase.terms:
             unknown = [d for d in term.domains if d not in self.config.domains]
             if unknown:
@@ -286,7 +297,22 @@ class Project:
         termbase = self.termbase
         if termbase is None:
             return None
-        return termbase.for_document(document, self.domains_of(document))
+        found = termbase.for_document(document, self.domains_of(document))
+        found.remember_in(self.glossary_matches)
+        return found
+
+    @cached_property
+    def glossary_matches(self):
+        """What the glossary found in texts, kept under the cache folder between runs."""
+        from tolmach.glossary.matchcache import CACHE_FILE, MatchStore
+
+        return MatchStore(self.root / CACHE_FILE)
+
+    def remember_glossary_matches(self) -> None:
+        """Keep what the glossary found in this run's texts for the next run
+        (:mod:`tolmach.glossary.matchcache`); called when a step has finished."""
+        if "glossary_matches" in self.__dict__:
+            self.glossary_matches.save()
 
     def describe_terms(self, document: str, locale: str | None = None):
         """``(text, heading) -> "glossary: ..." line`` for one document's entries, or None."""
@@ -307,6 +333,7 @@ class Project:
             path = self.template_path(doc.name)
             written = write_po(pot, path, width=self.config.po_width)
             results.append(StepResult(path, written, document=doc.name))
+        self.remember_glossary_matches()
         return results
 
     def template(self, doc: SourceDocument) -> polib.POFile:
@@ -332,11 +359,13 @@ class Project:
         _ = self.termbase  # a broken glossary is refused before the memory learns anything
         with contextlib.ExitStack() as stack:
             memory = stack.enter_context(self._memory()) if self.config.translation_memory else None
-            return [
+            results = [
                 self._update_one(doc, templates[doc.name], locale, memory, keep)
                 for doc in self.documents
                 for locale in chosen
             ]
+        self.remember_glossary_matches()
+        return results
 
     def _read_template(self, doc: SourceDocument) -> polib.POFile:
         return self._read_template_named(doc.name)
@@ -438,12 +467,16 @@ class Project:
         return results
 
     def verifier(self, doc: SourceDocument, document: Document | None = None) -> Verifier:
-        """Verified builds of ``doc``, with the project's settings."""
-        return Verifier(
-            document or self.load(doc),
-            options=self.segment_options(),
-            wrap_width=self.config.wrap_width,
+        """Verified builds of ``doc``, with the project's settings; the last one made is
+        reused for the same document (its source fingerprint is taken once)."""
+        document = document or self.load(doc)
+        last = self._last_verifier
+        if last is not None and last.document is document:
+            return last
+        self._last_verifier = Verifier(
+            document, options=self.segment_options(), wrap_width=self.config.wrap_width
         )
+        return self._last_verifier
 
     def _build_one(
         self, doc: SourceDocument, verifier: Verifier, locale: str, threshold: float, strict: bool
@@ -615,6 +648,7 @@ class Project:
                         f"no catalog yet; run `tolmach update -l {locale_tag(locale)}`",
                     )
                 )
+        self.remember_glossary_matches()
         return findings
 
     def stats(self, locales: tuple[str, ...] | list[str] = ()) -> list[StepResult]:

@@ -209,6 +209,7 @@ class _Publisher:
             self._write_review_index()
         self._remove_stale()
         self.report.outcomes = list(self.outcomes.values())
+        self.project.remember_glossary_matches()
         return self.report
 
     def _refuse_links_out(self) -> None:
