@@ -319,11 +319,9 @@ class _Publisher:
     def _page(self, doc: SourceDocument, document, lang: Language) -> Page:
         if lang is self.source:
             return source_page(doc, document, lang)
+        key = (doc.name, lang.code)  # judged in pass 1: the page shows the build judged
         po = self.project.read_catalog(lang.code, doc.name)
-        findings = self.findings.get((doc.name, lang.code))
-        if findings is None:
-            findings = self._check(lang.code, doc.name, po)
-        return translated_page(doc, document, lang, po, findings)
+        return translated_page(doc, document, lang, po, self.findings[key], self.verified[key])
 
     def _alternates(self, page: Page) -> list[dict]:
         """``<link rel=alternate>`` of a page: every published language, then x-default."""
