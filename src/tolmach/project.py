@@ -81,6 +81,7 @@ class StepResult:
     summary: UpdateSummary | None = None  # update: what changed in the catalog
     created: bool = False  # update: the catalog did not exist before
     waivers: int = 0  # waivers declared in the catalog (flags and glossary-waive comments)
+    warnings: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -104,7 +105,7 @@ class Project:
     def __init__(self, config: Config):
         self.config = config
         self._source_lines: dict[str, dict[str, str]] = {}
-        self._last_loaded: tuple[Path, str, Document] | None = None
+        self._last_loaded: tuple[Path, bool, str, Document] | None = None
         self._last_verifier: Verifier | None = None
 
     @property
@@ -190,21 +191,27 @@ class Project:
         except ValueError:
             return str(path)
 
-    def segment_options(self) -> SegmentOptions:
+    def segment_options(self, doc: SourceDocument) -> SegmentOptions:
+        """Dialect and translatable extras of one document, overrides applied."""
+        settings = self.config.settings_for(doc.relpath)
         return SegmentOptions(
-            front_matter_keys=self.config.front_matter_keys,
-            translate_html_blocks=self.config.translate_html_blocks,
+            front_matter_keys=settings.front_matter_keys,
+            html_text=settings.html_text,
+            dialect=settings.dialect,
         )
 
-    def load(self, doc: SourceDocument) -> Document:
+    def document_of(self, name: str) -> SourceDocument | None:
+        return next((doc for doc in self.documents if doc.name == name), None)
+
+    def load(self, doc: SourceDocument, hints: bool = False) -> Document:
         """The document as its source now reads; the last one parsed is reused while its
         text stays the same (the steps go document by document, locale by locale)."""
         text = read_source(doc.path)
         last = self._last_loaded
-        if last is not None and last[0] == doc.path and last[1] == text:
-            return last[2]
-        document = parse_document(text, self.segment_options())
-        self._last_loaded = (doc.path, text, document)
+        if last is not None and last[:3] == (doc.path, hints, text):
+            return last[3]
+        document = parse_document(text, self.segment_options(doc), hints=hints)
+        self._last_loaded = (doc.path, hints, text, document)
         return document
 
     def select_locales(self, locales: tuple[str, ...] | list[str] = ()) -> list[str]:
@@ -326,19 +333,22 @@ class Project:
     # --- steps ------------------------------------------------------------------
 
     def extract(self) -> list[StepResult]:
-        """Write ``locales/<doc>.pot`` for every document."""
+        """Write ``locales/<doc>.pot`` for every document; say which lines look like a
+        syntax the document's dialect does not parse."""
         results = []
         for doc in self.documents:
-            pot = self.template(doc)
+            document = self.load(doc, hints=True)
+            pot = self.template(doc, document)
             path = self.template_path(doc.name)
             written = write_po(pot, path, width=self.config.po_width)
-            results.append(StepResult(path, written, document=doc.name))
+            warnings = tuple(f"{doc.relpath}:{hint.line}: {hint.message}" for hint in document.hints)
+            results.append(StepResult(path, written, document=doc.name, warnings=warnings))
         self.remember_glossary_matches()
         return results
 
-    def template(self, doc: SourceDocument) -> polib.POFile:
+    def template(self, doc: SourceDocument, document: Document | None = None) -> polib.POFile:
         pot = extract_template(
-            self.load(doc), doc.relpath, project=doc.name, location=self.config.location
+            document or self.load(doc), doc.relpath, project=doc.name, location=self.config.location
         )
         self._refresh_glossary_comments(pot, None, doc.name)
         return pot
@@ -401,6 +411,18 @@ class Project:
         return StepResult(
             path, written, locale, doc.name, catalog_stats(merged), summary, created=old is None
         )
+
+    def name_of(self, source: Path) -> str:
+        """The catalog name of a file: the project's name for one of its documents, else
+        the file's own name without suffix and source-language tag."""
+        resolved = source.resolve()
+        doc = next((d for d in self.documents if d.path.resolve() == resolved), None)
+        return doc.name if doc is not None else document_name(source.name, self.config.source_locale)
+
+    def add_glossary_comments(self, pot: polib.POFile, document: str) -> None:
+        """``#. glossary:`` lines on a template made outside the project's steps (the
+        single-file ``extract``), as a project ``extract`` writes them."""
+        self._refresh_glossary_comments(pot, None, document)
 
     def _refresh_glossary_comments(self, po: polib.POFile, locale: str | None, document: str) -> None:
         """The ``#. glossary:`` line of every live entry, as the termbase now says."""
@@ -474,7 +496,7 @@ class Project:
         if last is not None and last.document is document:
             return last
         self._last_verifier = Verifier(
-            document, options=self.segment_options(), wrap_width=self.config.wrap_width
+            document, options=self.segment_options(doc), wrap_width=self.config.wrap_width
         )
         return self._last_verifier
 
@@ -542,7 +564,8 @@ class Project:
         config = self.check_config
         rel = path.relative_to(self.root).as_posix()
         document = None
-        source = next((d for d in self.documents if d.name == doc), None)
+        source = self.document_of(doc)
+        dialect = self.segment_options(source).dialect if source else None
         if source is not None:
             if verified is None:
                 verified = self.verifier(source).build(
@@ -559,6 +582,7 @@ class Project:
             source_locale=self.config.source_locale,
             asset_variants=self.asset_variants(locale),
             sources=self.source_lines(doc),
+            dialect=dialect,
             document=document,
         )
 

@@ -17,6 +17,7 @@ from tolmach.catalog.status import entry_lines, translations_of
 from tolmach.catalog.template import extract_template
 from tolmach.cli.common import (
     AppState,
+    dialect_options,
     emit,
     format_option,
     is_terminal,
@@ -24,9 +25,10 @@ from tolmach.cli.common import (
     pass_state,
     report_file,
     reports_errors,
+    resolve_dialect_option,
 )
 from tolmach.fileio import project_lock, read_source
-from tolmach.markdown.document import parse_document
+from tolmach.markdown.document import SegmentOptions, parse_document
 from tolmach.markdown.pseudo import pseudo_catalog
 from tolmach.markdown.verify import verified_build
 
@@ -41,30 +43,59 @@ __all__ = ["build", "check", "extract", "pseudo", "stats", "update"]
     type=click.Path(dir_okay=False, path_type=Path),
     help="Where to write the .pot (single-file mode; '-' for standard output).",
 )
+@dialect_options
 @pass_state
 @reports_errors
-def extract(state: AppState, source: Path | None, output: Path | None) -> None:
+def extract(
+    state: AppState, source: Path | None, output: Path | None, dialect: str, syntax: tuple[str, ...]
+) -> None:
     """Extract translatable segments into .pot templates.
+
+    Lines that look like a syntax the document's dialect does not parse (a ::: container
+    in CommonMark, say) are reported as warnings with the presets that handle them.
 
     \b
     Examples:
       tolmach extract                              # every configured document
-      tolmach extract article.md -o article.pot    # one file, no project needed
+      tolmach extract article.md -o article.pot    # one file; a project around it
+                                                   # gives its glossary comments
+      tolmach extract guide.md -o guide.pot --dialect vitepress
     """
     if source is None:
         project = state.project()
         with project_lock(state.root):
             for result in project.extract():
                 report_file(state, result.path, result.written)
+                for warning in result.warnings:
+                    click.echo(f"warning: {warning}", err=True)
         for pattern in project.unmatched_patterns():
             click.echo(f"warning: documents pattern {pattern!r} matches no file", err=True)
         return
     if output is None:
         raise click.UsageError("single-file extract needs -o OUT.pot")
-    pot = extract_template(
-        parse_document(read_source(source)), source.as_posix(), project=source.stem
-    )
+    options = SegmentOptions(dialect=resolve_dialect_option(dialect, syntax))
+    document = parse_document(read_source(source), options, hints=True)
+    for hint in document.hints:
+        click.echo(f"warning: {source.as_posix()}:{hint.line}: {hint.message}", err=True)
+    project = _project_around(state, source)
+    name = project.name_of(source) if project is not None else source.stem
+    pot = extract_template(document, source.as_posix(), project=name)
+    if project is not None:
+        project.add_glossary_comments(pot, name)
     emit(format_po(pot), output)
+
+
+def _project_around(state: AppState, source: Path):
+    """The project a single file belongs to (``-C``, else found from the file's folder),
+    for its glossary; None when the file is in no project."""
+    from tolmach.config import ProjectNotFound, locate_project
+
+    if state.found is None:
+        try:
+            state.found = locate_project(source.resolve().parent).resolve()
+        except ProjectNotFound:
+            return None
+    return state.project()
 
 
 @click.command()
@@ -137,6 +168,7 @@ def update(
     help="Refuse to write a locale whose catalog has check errors or whose translations "
     "would change the document's structure.",
 )
+@dialect_options
 @pass_state
 @reports_errors
 def build(
@@ -147,6 +179,8 @@ def build(
     locales: tuple[str, ...],
     threshold: float | None,
     strict: bool,
+    dialect: str,
+    syntax: tuple[str, ...],
 ) -> None:
     """Write localized Markdown from the catalogs.
 
@@ -165,7 +199,7 @@ def build(
     if source is not None:
         if po_path is None or output is None:
             raise click.UsageError("single-file build needs --po FILE.po and -o OUT.md")
-        _build_single(source, po_path, output, strict)
+        _build_single(source, po_path, output, strict, resolve_dialect_option(dialect, syntax))
         return
     failed = False
     project = state.project()
@@ -184,10 +218,10 @@ def build(
         sys.exit(1)
 
 
-def _build_single(source: Path, po_path: Path, output: Path, strict: bool) -> None:
+def _build_single(source: Path, po_path: Path, output: Path, strict: bool, dialect) -> None:
     """One file: verified as a project build is; with ``strict``, a translation that
     changes the structure stops the build (nothing is written)."""
-    document = parse_document(read_source(source))
+    document = parse_document(read_source(source), SegmentOptions(dialect=dialect))
     po = read_po(po_path)
     _ensure_catalog_matches(po, po_path, source, document)
     verified = verified_build(document, translations_of(po))
@@ -223,8 +257,9 @@ def _ensure_catalog_matches(po, po_path: Path, source: Path, document) -> None:
     help="Where to write the pseudo-localized .po ('-' for standard output).",
 )
 @click.option("-l", "--locale", default="en", show_default=True, help="Language of the header.")
+@dialect_options
 @reports_errors
-def pseudo(template: Path, output: Path, locale: str) -> None:
+def pseudo(template: Path, output: Path, locale: str, dialect: str, syntax: tuple[str, ...]) -> None:
     """Pseudo-translate a template: letters accented and lengthened, markup untouched.
 
     Build with the result to see every translatable string and check layouts before
@@ -234,8 +269,10 @@ def pseudo(template: Path, output: Path, locale: str) -> None:
     Example:
       tolmach pseudo locales/rocm7.pot -o /tmp/rocm7.pseudo.po
       tolmach build seeds/rocm7.ru.md --po /tmp/rocm7.pseudo.po -o /tmp/rocm7.pseudo.md
+      tolmach pseudo guide.pot -o guide.pseudo.po --dialect vitepress   # keeps {{ expr }}
     """
-    po = pseudo_catalog(read_po(template))
+    chosen = resolve_dialect_option(dialect, syntax)
+    po = pseudo_catalog(read_po(template), chosen.atoms if chosen.atom_labels else None)
     po.metadata["Language"] = locale
     emit(format_po(po), output)
 
