@@ -18,7 +18,7 @@ from pathlib import Path
 import polib
 
 from tolmach.catalog.linebreak import break_lines, break_opportunities
-from tolmach.fileio import write_atomic
+from tolmach.fileio import count_work, write_atomic
 
 DEFAULT_WIDTH = 79
 
@@ -71,6 +71,7 @@ def read_po(path: Path) -> polib.POFile:
         data = path.read_bytes()
     except OSError as error:
         raise CatalogError(path, None, f"cannot read: {error.strerror or error}") from error
+    count_work("parse")
     text = _decode_catalog(data, path)
     po = polib.POFile(wrapwidth=DEFAULT_WIDTH)
     po.fpath = str(path)

@@ -25,6 +25,7 @@ from markdown_it.token import Token
 from mdit_py_plugins.footnote import footnote_plugin
 from mdit_py_plugins.front_matter import front_matter_plugin
 
+from tolmach.fileio import count_work
 from tolmach.markdown.frontmatter import locate_front_matter_values
 from tolmach.markdown.segment import Line, Segment, split_lines
 
@@ -71,6 +72,7 @@ def parse_document(text: str, options: SegmentOptions | None = None) -> Document
     lines = split_lines(text)
     md = _shared_parser()
     env: dict = {}
+    count_work("parse")
     tokens = md.parse(_normalized(text), env)
     found = list(_segments_from_tokens(tokens, lines, options))
     found.extend(_reference_titles(env.get("references", {}), lines))
