@@ -10,14 +10,13 @@ BCP 47 tags (``de-DE``); inside, a locale is its gettext name, the name of its f
 
 from __future__ import annotations
 
+import functools
 import re
 import tomllib
 from dataclasses import dataclass, field, replace
 from pathlib import Path, PurePosixPath, PureWindowsPath
 from typing import Any
 from urllib.parse import urlsplit
-
-from babel import Locale, UnknownLocaleError
 
 __all__ = [
     "CONFIG_FILE",
@@ -422,6 +421,13 @@ def validate_locale(code: str) -> str:
     if not _LOCALE_RE.match(code):
         raise ValueError(f"invalid locale code {code!r} (expected e.g. de, pt_BR, zh_CN)")
     name = code.replace("-", "_")
+    return _known_locale(name, code)
+
+
+@functools.cache
+def _known_locale(name: str, code: str) -> str:
+    from babel import Locale, UnknownLocaleError  # Babel's data only when a locale is checked
+
     try:
         Locale.parse(name)
     except (UnknownLocaleError, ValueError):
