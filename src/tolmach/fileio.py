@@ -29,6 +29,7 @@ __all__ = [
     "count_work",
     "ensure_inside",
     "error_message",
+    "move_into_place",
     "project_lock",
     "read_source",
     "write_atomic",
@@ -141,6 +142,19 @@ def write_atomic(path: Path, content: str | bytes) -> bool:
         return _replace_with(path, data)
     except OSError as exc:
         raise write_error(path, exc, "the file is as it was") from None
+
+
+def move_into_place(staged: Path, target: Path) -> None:
+    """Put a file written aside (by :func:`write_atomic`) in place of ``target``: one
+    rename, so ``target`` is whole or as it was."""
+    WORK["write"] += 1
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        os.replace(staged, target)
+    except OSError as exc:
+        if exc.errno != errno.EXDEV:
+            raise write_error(target, exc, "the file is as it was") from None
+        write_atomic(target, staged.read_bytes())  # another file system: copy it over
 
 
 def write_cache_file(path: Path, data: bytes) -> bool:

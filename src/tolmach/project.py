@@ -6,10 +6,12 @@ This is where paths are resolved, files read and written; the stages it calls
 
 from __future__ import annotations
 
+import contextlib
 import difflib
 import json
 import re
 import uuid
+from collections.abc import Iterator
 from dataclasses import dataclass, field, fields
 from functools import cached_property
 from pathlib import Path
@@ -49,6 +51,7 @@ __all__ = [
     "SourceDocument",
     "StepResult",
     "init_project",
+    "worker_project",
 ]
 
 _GLOSSARY_PREFIX = "glossary:"
@@ -324,12 +327,12 @@ class Project:
             for doc in self.selected(run)
         ]
         results = run_units(
-            "extract", units, _work_extract, self._context(), cache, run,
+            "extract", units, _work_extract, self.run_context(), cache, run,
             restore=lambda unit, _: StepResult(
                 self.template_path(unit.item.name), False, document=unit.item.name),
             what="templates",
         )
-        self._save(cache)
+        self.save_cache(cache)
         return results
 
     def template(self, doc: SourceDocument) -> polib.POFile:
@@ -394,13 +397,13 @@ class Project:
 
         try:
             results = run_units(
-                "update", units, _work_update, self._context(keep=keep, memory=states),
+                "update", units, _work_update, self.run_context(keep=keep, memory=states),
                 cache, run, restore=self._restore_update, holds=holds, what="catalogs",
                 before_work=prepare,
             )
         finally:
             self._close_query_memory()
-        self._save(cache)
+        self.save_cache(cache)
         return results
 
     def _restore_update(self, unit: Unit, payload: dict) -> StepResult:
@@ -527,10 +530,10 @@ class Project:
             for locale in chosen
         ]
         results = run_units(
-            "build", units, _work_build, self._context(threshold=threshold, strict=strict),
-            cache, run, restore=self._restore_build, holds=self._probe_holds, what="documents",
+            "build", units, _work_build, self.run_context(threshold=threshold, strict=strict),
+            cache, run, restore=self._restore_build, holds=self.probe_holds, what="documents",
         )
-        self._save(cache)
+        self.save_cache(cache)
         return results
 
     def _restore_build(self, unit: Unit, payload: dict) -> BuildResult:
@@ -653,7 +656,7 @@ class Project:
         """``(source file, old, new) -> bool``: may a translation point to ``new`` instead
         of the asset ``old``? Only when ``new`` is its existing variant for ``locale``.
 
-        While a unit of work runs, each answer is noted (:meth:`_probe_holds` asks again
+        While a unit of work runs, each answer is noted (:meth:`probe_holds` asks again
         before its recorded result is reused): it depends on files outside its inputs.
         """
         from tolmach.markdown.assets import variant_checker
@@ -668,7 +671,17 @@ class Project:
 
         return noted
 
-    def _probe_holds(self, condition: list) -> bool:
+    @contextlib.contextmanager
+    def noting_probes(self) -> Iterator[list]:
+        """While a unit of work runs: the answers of :meth:`asset_variants`, noted as
+        conditions of its recorded result."""
+        self._probes = noted = []
+        try:
+            yield noted
+        finally:
+            self._probes = None
+
+    def probe_holds(self, condition: list) -> bool:
         """Whether a noted answer of :meth:`asset_variants` is still the answer."""
         if condition[0] != "variant":
             return False
@@ -757,11 +770,11 @@ class Project:
                 key = key_of("check", doc.relpath, locale, digest(doc.path), catalog, glossary)
                 units.append(Unit(f"{locale}/{doc.name}", key, (doc, locale), doc.name))
         checked = run_units(
-            "check", [u for u in units if u is not None], _work_check, self._context(), cache,
+            "check", [u for u in units if u is not None], _work_check, self.run_context(), cache,
             run, restore=lambda _, rows: [_finding(row) for row in rows],
-            holds=self._probe_holds, what="catalogs",
+            holds=self.probe_holds, what="catalogs",
         )
-        self._save(cache)
+        self.save_cache(cache)
         found = iter(checked)
         return [
             finding
@@ -796,13 +809,13 @@ class Project:
                 units.append(Unit(f"{locale}/{doc.name}", key_of("stats", source),
                                   (doc, locale), doc.name))
         results = run_units(
-            "stats", units, _work_stats, self._context(), cache, run,
+            "stats", units, _work_stats, self.run_context(), cache, run,
             restore=lambda unit, payload: StepResult(
                 self.catalog_path(unit.item[1], unit.item[0].name), False, unit.item[1],
                 unit.item[0].name, CatalogStats(*payload[0]), waivers=payload[1]),
             what="catalogs",
         )
-        self._save(cache)
+        self.save_cache(cache)
         return results
 
     # --- running: the cache, the documents of a run, the workers' side -------------------
@@ -823,7 +836,7 @@ class Project:
         scope = run.shard.label if run.shard is not None else None
         return ResultCache(self.root, self.cache_version, scope=scope, trust=not run.force)
 
-    def _save(self, cache: ResultCache | None) -> None:
+    def save_cache(self, cache: ResultCache | None) -> None:
         if cache is not None:
             cache.save(doc.name for doc in self.documents)
 
@@ -837,7 +850,7 @@ class Project:
         """Where the glossary is (refused when a link leads it out of the locales folder)."""
         return self.locales_file(self.config.glossary_path)
 
-    def _context(self, **options) -> tuple:
+    def run_context(self, **options) -> tuple:
         """What a worker needs besides its items: this project (by token, or rebuilt
         from its settings in another process) and the step's options."""
         _PROJECTS[self._token] = self
@@ -863,15 +876,20 @@ _PROJECTS: dict[str, Project] = {}  # in a worker: the project of the run, by it
 
 
 def _worker_project(context: tuple) -> tuple[Project, dict]:
+    """The project a batch belongs to, and the step's options (see :func:`worker_project`)."""
+    return worker_project(context), context[2]
+
+
+def worker_project(context: tuple) -> Project:
     """The project a batch belongs to: the very object in this process or a forked
     worker, else made once per process from the settings the batch carries."""
-    token, config, options = context
+    token, config, _ = context
     project = _PROJECTS.get(token)
     if project is None:
         _PROJECTS.clear()
         project = _PROJECTS[token] = Project(config)
         project._token = token
-    return project, options
+    return project
 
 
 def _work_extract(batch: tuple) -> list[Fresh]:
@@ -927,13 +945,10 @@ def _work_build(batch: tuple) -> list[Fresh]:
     for doc, locale in batch[1]:
         if current != doc.name:
             verifier, current = project.verifier(doc), doc.name
-        project._probes = []
-        try:
+        with project.noting_probes() as probes:
             result, digest = project._build_one(
                 doc, verifier, locale, options["threshold"], options["strict"])
-            conditions = tuple(project._probes)
-        finally:
-            project._probes = None
+        conditions = tuple(probes)
         payload = {
             "stats": _stats_row(result.stats), "skipped": result.skipped,
             "findings": [_finding_row(f) for f in result.findings], "notes": list(result.notes),
@@ -952,14 +967,11 @@ def _work_check(batch: tuple) -> list[Fresh]:
             project._source_lines.clear()  # one document at a time
             verifier, current = project.verifier(doc), doc.name
             project.source_lines(doc.name, verifier.document)
-        project._probes = []
-        try:
+        with project.noting_probes() as probes:
             po = read_po(project.catalog_path(locale, doc.name))
             built = verifier.build(translations_of(po), same_image=project.same_image(doc, locale))
             findings = project.check_catalog(locale, doc.name, po, verified=built)
-            conditions = tuple(project._probes)
-        finally:
-            project._probes = None
+        conditions = tuple(probes)
         fresh.append(Fresh(findings, [_finding_row(f) for f in findings], None, conditions))
     return fresh
 
