@@ -15,6 +15,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 ORDER = (
     "bench_pipeline.py",
+    "bench_dialects.py",
     "bench_glossary.py",
     "bench_checks.py",
     "bench_scale.py",

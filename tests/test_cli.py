@@ -1,5 +1,6 @@
 """The ``tolmach`` command as translators and publishers use it."""
 
+import shutil
 from pathlib import Path
 
 import polib
@@ -205,3 +206,31 @@ def test_every_command_help_shows_an_example():
         result = runner.invoke(cli, [*command.split(), "--help"])
         assert result.exit_code == 0
         assert "tolmach " + command in result.output, command
+
+
+def test_single_file_extract_in_a_project_writes_what_the_project_extract_writes(
+    tmp_path, monkeypatch
+):
+    """The seed's own template, with its `#. glossary:` comments, from either form."""
+    root = Path(__file__).resolve().parent.parent
+    project = tmp_path / "p"
+    project.mkdir()
+    for name in ("pyproject.toml", "seeds", "locales"):
+        source = root / name
+        if source.is_dir():
+            shutil.copytree(source, project / name)
+        else:
+            shutil.copy(source, project / name)
+    out = tmp_path / "single.pot"
+    monkeypatch.chdir(project)
+    result = CliRunner().invoke(cli, ["extract", "seeds/rocm7.ru.md", "-o", str(out)])
+    assert result.exit_code == 0, result.output
+    assert out.read_text("utf-8") == (project / "locales" / "rocm7.pot").read_text("utf-8")
+    assert "#. glossary: " in out.read_text("utf-8")
+
+
+def test_single_file_extract_outside_a_project_needs_none(tmp_path):
+    (tmp_path / "a.md").write_text("# Заголовок про ROCm\n", "utf-8")
+    result = CliRunner().invoke(cli, ["extract", str(tmp_path / "a.md"), "-o", "-"])
+    assert result.exit_code == 0, result.output
+    assert 'msgid "Заголовок про ROCm"' in result.output and "glossary:" not in result.output

@@ -34,9 +34,12 @@ def test_each_segment_names_the_heading_it_stands_under():
     assert comments == ["heading 1", 'paragraph, under "Top"', "heading 2", 'list item, under "Part"']
 
 
-def test_html_blocks_are_translatable_when_configured():
-    document = parse_document("<div>\nHello\n</div>\n", SegmentOptions(translate_html_blocks=True))
-    assert [(s.kind, s.text) for s in document.segments] == [("html block", "<div>\nHello\n</div>")]
+def test_text_of_html_blocks_is_translatable_when_configured():
+    text = '<div title="Greeting">\nHello <b>you</b>\n<script>var x = "no";</script>\n</div>\n'
+    document = parse_document(text, SegmentOptions(html_text=True))
+    found = [(s.kind, s.text) for s in document.segments]
+    assert found == [("html attribute title", "Greeting"), ("html text", "Hello"), ("html text", "you")]
+    assert parse_document(text).segments == ()
 
 
 def test_front_matter_keys_are_configurable():

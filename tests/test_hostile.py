@@ -84,7 +84,7 @@ tags: [a, b]
 KEYS = ("title", "description", "summary", "abstract", "note")
 DOCUMENTS = [
     (ARTICLE, SegmentOptions()),
-    (FRONT_MATTER, SegmentOptions(front_matter_keys=KEYS, translate_html_blocks=True)),
+    (FRONT_MATTER, SegmentOptions(front_matter_keys=KEYS, html_text=True)),
 ]
 VERIFIERS = [Verifier(parse_document(text, options), options=options) for text, options in DOCUMENTS]
 

@@ -29,8 +29,7 @@ EXAMPLES = json.loads((DATA / "commonmark-spec.json").read_text("utf-8"))
 
 
 def options_of(case: dict) -> SegmentOptions:
-    html = case.get("options", {}).get("translate-html-blocks", False)
-    return SegmentOptions(translate_html_blocks=html)
+    return SegmentOptions(html_text=case.get("options", {}).get("html-text", False))
 
 
 @pytest.mark.parametrize("case", CASES, ids=[c["id"] for c in CASES])

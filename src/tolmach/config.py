@@ -18,12 +18,16 @@ from pathlib import Path, PurePosixPath, PureWindowsPath
 from typing import Any
 from urllib.parse import urlsplit
 
+from tolmach.markdown.dialects import Dialect, resolve_dialect
+
 __all__ = [
     "CONFIG_FILE",
     "LOCATIONS",
     "SETTING_KEYS",
     "Config",
     "ConfigError",
+    "DocumentSettings",
+    "Override",
     "ProjectNotFound",
     "add_target_locale",
     "canonical_locale",
@@ -40,6 +44,37 @@ __all__ = [
 
 CONFIG_FILE = "tolmach.toml"  # a project's own settings file, when it has no pyproject.toml
 LOCATIONS = ("full", "file", "never")  # how `#:` references are written, as msgmerge's
+DEFAULT_ATTRIBUTES = ("title", "alt", "label", "caption", "placeholder")
+DEFAULT_FRONT_MATTER_KEYS = ("title", "description")
+
+
+@dataclass(frozen=True)
+class Override:
+    """``[[tool.tolmach.overrides]]``: settings for the documents matching some globs.
+
+    An override that names a ``dialect`` starts from that preset and its own ``syntax``;
+    one that gives only ``syntax`` adjusts the dialect the document already has.
+    """
+
+    documents: tuple[str, ...]
+    dialect: str | None = None
+    syntax: tuple[str, ...] | None = None
+    html_text: bool | None = None
+    front_matter_keys: tuple[str, ...] | None = None
+    translatable_attributes: tuple[str, ...] | None = None
+
+    def applies_to(self, relpath: str) -> bool:
+        return any(_glob_re(pattern).fullmatch(relpath) for pattern in self.documents)
+
+
+@dataclass(frozen=True)
+class DocumentSettings:
+    """What segmentation needs to know about one document, overrides applied."""
+
+    dialect: Dialect
+    html_text: bool
+    front_matter_keys: tuple[str, ...]
+
 
 _LOCALE_RE = re.compile(r"^[A-Za-z]{2,3}(?:[_-][A-Za-z0-9]{2,8})*$")
 _TABLE_RE = re.compile(r"^\s*\[\s*tool\s*\.\s*tolmach\s*[\].]", re.M)
@@ -80,8 +115,13 @@ class Config:
     wrap_width: int = 0
     po_width: int = 79
     fuzzy_threshold: float = 0.6
-    front_matter_keys: tuple[str, ...] = ("title", "description")
-    translate_html_blocks: bool = False
+    front_matter_keys: tuple[str, ...] = DEFAULT_FRONT_MATTER_KEYS
+    translate_html_blocks: bool = False  # the old name of html-text, still read
+    dialect: str = "commonmark"
+    syntax: tuple[str, ...] = ()
+    html_text: bool = False
+    translatable_attributes: tuple[str, ...] = DEFAULT_ATTRIBUTES
+    overrides: tuple[Override, ...] = ()
     translation_memory: bool = True
     allow_outside_sources: bool = False  # follow a source's symbolic link out of the project
     source_root: str | None = None  # names count from here; default: each glob's fixed folder
@@ -137,6 +177,10 @@ class Config:
             return True
         return any(part.startswith(".") or part == "node_modules" for part in relative.parts[:-1])
 
+    def settings_for(self, relpath: str) -> DocumentSettings:
+        """The dialect and segment options of the document at ``relpath`` (project-relative)."""
+        return _settings(self, relpath)
+
     def template_path(self, doc: str) -> Path:
         return self.locales_path / f"{doc}.pot"
 
@@ -159,6 +203,11 @@ _KEYS: dict[str, tuple[str, type]] = {
     "fuzzy-threshold": ("fuzzy_threshold", (int, float)),
     "front-matter-keys": ("front_matter_keys", list),
     "translate-html-blocks": ("translate_html_blocks", bool),
+    "dialect": ("dialect", str),
+    "syntax": ("syntax", list),
+    "html-text": ("html_text", bool),
+    "translatable-attributes": ("translatable_attributes", list),
+    "overrides": ("overrides", list),
     "translation-memory": ("translation_memory", bool),
     "allow-outside-sources": ("allow_outside_sources", bool),
     "source-root": ("source_root", str),
@@ -172,6 +221,65 @@ _KEYS: dict[str, tuple[str, type]] = {
     "location": ("location", str),
 }
 SETTING_KEYS = tuple(_KEYS)  # every key of [tool.tolmach], as the README's table lists them
+
+
+_OVERRIDE_KEYS: dict[str, tuple[str, type]] = {
+    "documents": ("documents", (str, list)),
+    "dialect": ("dialect", str),
+    "syntax": ("syntax", list),
+    "html-text": ("html_text", bool),
+    "front-matter-keys": ("front_matter_keys", list),
+    "translatable-attributes": ("translatable_attributes", list),
+}
+
+
+def _settings(config: Config, relpath: str) -> DocumentSettings:
+    name, syntax = config.dialect, list(config.syntax)
+    html_text = config.html_text or config.translate_html_blocks
+    keys, attributes = config.front_matter_keys, config.translatable_attributes
+    for override in config.overrides:
+        if not override.applies_to(relpath):
+            continue
+        if override.dialect is not None:
+            name, syntax = override.dialect, list(override.syntax or ())
+        elif override.syntax is not None:
+            syntax += override.syntax
+        html_text = html_text if override.html_text is None else override.html_text
+        keys = keys if override.front_matter_keys is None else override.front_matter_keys
+        if override.translatable_attributes is not None:
+            attributes = override.translatable_attributes
+    dialect = _dialect(name, tuple(syntax), tuple(attributes))
+    if keys == DEFAULT_FRONT_MATTER_KEYS:
+        keys = (*keys, *dialect.front_matter_keys)
+    return DocumentSettings(dialect, html_text, keys)
+
+
+@functools.lru_cache(maxsize=64)
+def _dialect(name: str, syntax: tuple[str, ...], attributes: tuple[str, ...]) -> Dialect:
+    return resolve_dialect(name, syntax, attributes)
+
+
+@functools.lru_cache(maxsize=64)
+def _glob_re(pattern: str) -> re.Pattern[str]:
+    """A documents glob as a regular expression: ``**/`` any folders, ``*`` within one."""
+    out, pos = [], 0
+    while pos < len(pattern):
+        if pattern.startswith("**/", pos):
+            out.append("(?:.*/)?")
+            pos += 3
+        elif pattern.startswith("**", pos):
+            out.append(".*")
+            pos += 2
+        elif pattern[pos] == "*":
+            out.append("[^/]*")
+            pos += 1
+        elif pattern[pos] == "?":
+            out.append("[^/]")
+            pos += 1
+        else:
+            out.append(re.escape(pattern[pos]))
+            pos += 1
+    return re.compile("".join(out))
 
 
 SOURCE_SUFFIXES = (".md", ".markdown", ".mdx")
@@ -272,7 +380,7 @@ def load_config(root: Path) -> Config:
         if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
             raise ConfigError(path, _key_line(text, key), f"{key} has the wrong type: {value!r}")
         values[attr] = tuple(value) if isinstance(value, list) else value
-    for attr in ("locales", "documents", "front_matter_keys"):
+    for attr in ("locales", "documents", "front_matter_keys", "syntax", "translatable_attributes"):
         if attr in values and not all(isinstance(v, str) for v in values[attr]):
             raise ConfigError(
                 path, _key_line(text, attr.replace("_", "-")), f"{attr} must list strings"
@@ -280,6 +388,16 @@ def load_config(root: Path) -> Config:
     _read_locales(values, path, text)
     if "domains" in values:
         values["domains"] = _domains(values["domains"], path, text)
+    if "overrides" in values:
+        values["overrides"] = tuple(
+            _override(item, number, path, text) for number, item in enumerate(values["overrides"])
+        )
+    _check_dialect(
+        values.get("dialect", "commonmark"),
+        values.get("syntax", ()),
+        path,
+        (_key_line(text, "dialect"), _key_line(text, "syntax")),
+    )
     config = Config(root=root, source=path, **values)
     if config.location not in LOCATIONS:
         raise ConfigError(
@@ -326,6 +444,8 @@ def _domain_line(text: str, name: str) -> int | None:
     if match is None:
         return _key_line(text, "domains")
     return text.count("\n", 0, match.start()) + 1
+
+
 def _check_publishing(config: Config, path: Path, text: str) -> None:
     """``base-url`` is an absolute web address; ``localized-assets`` names a variant."""
     if config.base_url is not None:
@@ -345,6 +465,8 @@ def _check_publishing(config: Config, path: Path, text: str) -> None:
         raise ConfigError(path, _key_line(text, "localized-assets"),
                           f"localized-assets {pattern!r} must name a file beside the original "
                           "and contain {locale}, e.g. \"{stem}.{locale}{suffix}\"")
+
+
 def _read_locales(values: dict[str, Any], path: Path, text: str) -> None:
     """Map BCP 47 tags to gettext names; refuse unknown, miscased, repeated locales and the
     source locale as a target."""
@@ -375,6 +497,55 @@ def _read_locales(values: dict[str, Any], path: Path, text: str) -> None:
     repeated = sorted({code for code in targets if targets.count(code) > 1})
     if repeated:
         raise ConfigError(path, _key_line(text, "locales"), f"locale {repeated[0]!r} is listed twice")
+
+
+def _override(item: Any, number: int, path: Path, text: str) -> Override:
+    """One ``[[tool.tolmach.overrides]]`` table, checked; errors name its lines."""
+    line = _override_line(text, number)
+    if not isinstance(item, dict):
+        raise ConfigError(path, line, "each overrides entry must be a table ([[tool.tolmach.overrides]])")
+    values: dict[str, Any] = {}
+    for key, value in item.items():
+        where = _key_line(text, key, after=line) or line
+        if key not in _OVERRIDE_KEYS:
+            raise ConfigError(path, where, f"unknown setting {key!r} in [[tool.tolmach.overrides]]")
+        attr, kind = _OVERRIDE_KEYS[key]
+        if not isinstance(value, kind) or (isinstance(value, list) and not all(isinstance(v, str) for v in value)):
+            raise ConfigError(path, where, f"{key} has the wrong type: {value!r}")
+        values[attr] = (value,) if isinstance(value, str) and attr == "documents" else (
+            tuple(value) if isinstance(value, list) else value
+        )
+    if "documents" not in values:
+        raise ConfigError(path, line, "an overrides entry needs documents = \"GLOB\"")
+    for pattern in values["documents"]:
+        problem = _path_problem(pattern)
+        if problem:
+            raise ConfigError(path, _key_line(text, "documents", after=line), f"documents pattern {pattern!r} {problem}")
+    if "dialect" in values or "syntax" in values:
+        _check_dialect(
+            values.get("dialect", "commonmark"),
+            values.get("syntax", ()),
+            path,
+            (_key_line(text, "dialect", after=line), _key_line(text, "syntax", after=line)),
+        )
+    return Override(**values)
+
+
+def _check_dialect(name: str, syntax, path: Path, lines: tuple[int | None, int | None]) -> None:
+    """A dialect nobody knows is an error at its line; a bad adjustment at ``syntax``'s."""
+    try:
+        resolve_dialect(name, syntax)
+    except ValueError as exc:
+        dialect_line, syntax_line = lines
+        line = (syntax_line or dialect_line) if str(exc).startswith("syntax") else dialect_line
+        raise ConfigError(path, line or syntax_line, str(exc)) from None
+
+
+def _override_line(text: str, number: int) -> int | None:
+    headers = list(re.finditer(r"^\s*\[\[\s*tool\.tolmach\.overrides\s*\]\]", text, re.M))
+    if number < len(headers):
+        return text.count("\n", 0, headers[number].start()) + 1
+    return _key_line(text, "overrides")
 
 
 def _check_paths(config: Config, path: Path, text: str) -> None:
@@ -463,8 +634,13 @@ def locale_tag(code: str) -> str:
     return code.replace("_", "-")
 
 
-def _key_line(text: str, key: str) -> int | None:
-    match = re.search(rf"^\s*{re.escape(key)}\s*=", text, re.M)
+def _key_line(text: str, key: str, after: int | None = None) -> int | None:
+    """The line of ``key = …`` (the first one, or the first after line ``after``)."""
+    start = 0
+    if after:
+        start = sum(len(line) for line in text.splitlines(keepends=True)[:after])
+    pattern = re.compile(rf"^\s*{re.escape(key)}\s*=", re.M)
+    match = pattern.search(text, start)
     return text.count("\n", 0, match.start()) + 1 if match else None
 
 

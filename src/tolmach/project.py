@@ -89,6 +89,7 @@ class StepResult:
     summary: UpdateSummary | None = None  # update: what changed in the catalog
     created: bool = False  # update: the catalog did not exist before
     waivers: int = 0  # waivers declared in the catalog (flags and glossary-waive comments)
+    warnings: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -199,14 +200,24 @@ class Project:
         except ValueError:
             return str(path)
 
-    def segment_options(self) -> SegmentOptions:
+    def segment_options(self, doc: SourceDocument) -> SegmentOptions:
+        """Dialect and translatable extras of one document, overrides applied."""
+        settings = self.config.settings_for(doc.relpath)
         return SegmentOptions(
-            front_matter_keys=self.config.front_matter_keys,
-            translate_html_blocks=self.config.translate_html_blocks,
+            front_matter_keys=settings.front_matter_keys,
+            html_text=settings.html_text,
+            dialect=settings.dialect,
         )
 
-    def load(self, doc: SourceDocument) -> Document:
-        return parse_document(read_source(doc.path), self.segment_options())
+    def document_of(self, name: str) -> SourceDocument | None:
+        """The document named ``name`` (its catalog name), or None."""
+        found = self.__dict__.get("_by_name")
+        if found is None:
+            found = self.__dict__["_by_name"] = {doc.name: doc for doc in self.documents}
+        return found.get(name)
+
+    def load(self, doc: SourceDocument, hints: bool = False) -> Document:
+        return parse_document(read_source(doc.path), self.segment_options(doc), hints=hints)
 
     def select_locales(self, locales: tuple[str, ...] | list[str] = ()) -> list[str]:
         """The target locales to work on, as gettext names: the given ones (gettext names
@@ -317,7 +328,8 @@ class Project:
     # functions at the end of this module.
 
     def extract(self, run: RunOptions = _IN_PROCESS) -> list[StepResult]:
-        """Write ``locales/<doc>.pot`` for every document (of the run's shard)."""
+        """Write ``locales/<doc>.pot`` for every document (of the run's shard); say which
+        lines look like a syntax the document's dialect does not parse."""
         cache = self.result_cache(run)
         digest = _digests(cache)
         glossary = digest(self.glossary_file())
@@ -328,16 +340,17 @@ class Project:
         ]
         results = run_units(
             "extract", units, _work_extract, self.run_context(), cache, run,
-            restore=lambda unit, _: StepResult(
-                self.template_path(unit.item.name), False, document=unit.item.name),
+            restore=lambda unit, warnings: StepResult(
+                self.template_path(unit.item.name), False, document=unit.item.name,
+                warnings=tuple(warnings)),
             what="templates",
         )
         self.save_cache(cache)
         return results
 
-    def template(self, doc: SourceDocument) -> polib.POFile:
+    def template(self, doc: SourceDocument, document: Document | None = None) -> polib.POFile:
         pot = extract_template(
-            self.load(doc), doc.relpath, project=doc.name, location=self.config.location
+            document or self.load(doc), doc.relpath, project=doc.name, location=self.config.location
         )
         self._refresh_glossary_comments(pot, None, doc.name)
         return pot
@@ -458,6 +471,18 @@ class Project:
             raise CatalogError(path, None, str(error)) from None
         return write_atomic(path, text), content_digest(text)
 
+    def name_of(self, source: Path) -> str:
+        """The catalog name of a file: the project's name for one of its documents, else
+        the file's own name without suffix and source-language tag."""
+        resolved = source.resolve()
+        doc = next((d for d in self.documents if d.path.resolve() == resolved), None)
+        return doc.name if doc is not None else document_name(source.name, self.config.source_locale)
+
+    def add_glossary_comments(self, pot: polib.POFile, document: str) -> None:
+        """``#. glossary:`` lines on a template made outside the project's steps (the
+        single-file ``extract``), as a project ``extract`` writes them."""
+        self._refresh_glossary_comments(pot, None, document)
+
     def _refresh_glossary_comments(self, po: polib.POFile, locale: str | None, document: str) -> None:
         """The ``#. glossary:`` line of every live entry, as the termbase now says."""
         describe = self.describe_terms(document, locale)
@@ -549,7 +574,7 @@ class Project:
         """Verified builds of ``doc``, with the project's settings."""
         return Verifier(
             document or self.load(doc),
-            options=self.segment_options(),
+            options=self.segment_options(doc),
             wrap_width=self.config.wrap_width,
         )
 
@@ -620,7 +645,8 @@ class Project:
         config = self.check_config
         rel = path.relative_to(self.root).as_posix()
         document = None
-        source = self._document_named(doc)
+        source = self.document_of(doc)
+        dialect = self.segment_options(source).dialect if source else None
         if source is not None:
             if verified is None:
                 verified = self.verifier(source).build(
@@ -637,6 +663,7 @@ class Project:
             source_locale=self.config.source_locale,
             asset_variants=self.asset_variants(locale),
             sources=self.source_lines(doc),
+            dialect=dialect,
             document=document,
         )
 
@@ -697,18 +724,12 @@ class Project:
         cached = self._source_lines.get(doc)
         if cached is None:
             cached = {}
-            source = self._document_named(doc)
+            source = self.document_of(doc)
             if source is not None:
                 for segment in (document or self.load(source)).segments:
                     cached.setdefault(segment.text, f"{source.relpath}:{segment.line}")
             self._source_lines[doc] = cached
         return cached
-
-    def _document_named(self, name: str) -> SourceDocument | None:
-        found = self.__dict__.get("_by_name")
-        if found is None:
-            found = self.__dict__["_by_name"] = {doc.name: doc for doc in self.documents}
-        return found.get(name)
 
 
     @cached_property
@@ -896,9 +917,12 @@ def _work_extract(batch: tuple) -> list[Fresh]:
     project, _ = _worker_project(batch[0])
     fresh = []
     for doc in batch[1]:
+        document = project.load(doc, hints=True)
         path = project.template_path(doc.name)
-        written, digest = project._write_catalog(project.template(doc), path)
-        fresh.append(Fresh(StepResult(path, written, document=doc.name), outputs={path: digest}))
+        written, digest = project._write_catalog(project.template(doc, document), path)
+        warnings = [f"{doc.relpath}:{hint.line}: {hint.message}" for hint in document.hints]
+        result = StepResult(path, written, document=doc.name, warnings=tuple(warnings))
+        fresh.append(Fresh(result, warnings, {path: digest}))
     return fresh
 
 

@@ -57,6 +57,8 @@ def extract_template(
         elif location == "file" and not entry.occurrences:
             entry.occurrences.append((source_path, ""))
         _add_comment_line(entry, seg.comment)
+        if seg.note:
+            _add_comment_line(entry, f"note: {seg.note}")
     if describe_terms is not None:
         for entry in pot:
             terms = describe_terms(entry.msgid)

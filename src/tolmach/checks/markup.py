@@ -16,6 +16,7 @@ from collections.abc import Callable, Iterator, Sequence
 
 from tolmach.checks.inline import mask_code
 from tolmach.checks.registry import EntryContext, check
+from tolmach.markdown.dialects.heading_attrs import trailing_attributes
 
 __all__ = ["compare_multisets", "markup"]
 
@@ -32,6 +33,8 @@ def markup(ctx: EntryContext) -> Iterator[str]:
     yield from compare_multisets("entity reference", src.entities, tgt.entities, str)
     yield from compare_multisets("footnote reference", src.footnotes, tgt.footnotes, _footnote)
     yield from _reference_labels(ctx)
+    yield from _dialect_atoms(ctx)
+    yield from _heading_attributes(ctx)
     yield from _emphasis(ctx)
     if src.hardbreaks != tgt.hardbreaks:
         yield f"hard line breaks: {src.hardbreaks} in the source, {tgt.hardbreaks} in the translation"
@@ -72,6 +75,34 @@ def compare_multisets(
         yield f"{what} missing: {show(old)}"
     for new in added[len(missing) :]:
         yield f"{what} added: {show(new)}"
+
+
+def _dialect_atoms(ctx: EntryContext) -> Iterator[str]:
+    """Spans the dialect protects (expressions, shortcodes, math, URLs, JSX) kept exactly."""
+    if ctx.dialect is None or not ctx.dialect.atom_labels:
+        return
+    labels = sorted({a.label for a in ctx.source_atoms} | {a.label for a in ctx.target_atoms})
+    for label in labels:
+        source = [a.text for a in ctx.source_atoms if a.label == label]
+        target = [a.text for a in ctx.target_atoms if a.label == label]
+        yield from compare_multisets(label, source, target, _quoted_atom)
+
+
+def _heading_attributes(ctx: EntryContext) -> Iterator[str]:
+    """A heading's ``{#id}`` stays in the source line, out of the msgid: one written into
+    the translation would become heading text, or take the anchor over."""
+    if not ctx.is_heading or ctx.dialect is None or not ctx.dialect.enabled("heading-attrs"):
+        return
+    added = trailing_attributes(ctx.target)
+    if added and added != trailing_attributes(ctx.source):
+        yield (
+            f"heading attributes {added} in the translation: the anchor comes from the source "
+            "line and is not translated; remove them"
+        )
+
+
+def _quoted_atom(text: str) -> str:
+    return f"«{text}»"
 
 
 def _code(content: str) -> str:

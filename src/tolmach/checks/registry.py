@@ -165,6 +165,7 @@ class EntryContext:
             return False
         sources = {path for path, _ in self.entry.occurrences}
         return any(self.asset_variants(source, old, new) for source in sources)
+    dialect: Any = field(default=None, compare=False)  # a markdown Dialect, for its atoms
 
     @property
     def language(self) -> str:
@@ -193,6 +194,15 @@ class EntryContext:
     def target_markup(self) -> InlineMarkup:
         """The inline parse of the translation, shared by every check of this entry."""
         return inline_markup(self.target)
+
+    @cached_property
+    def source_atoms(self) -> tuple:
+        """The dialect's protected spans of the source (``{{ x }}``, shortcodes …)."""
+        return tuple(self.dialect.atoms(self.source)) if self.dialect is not None else ()
+
+    @cached_property
+    def target_atoms(self) -> tuple:
+        return tuple(self.dialect.atoms(self.target)) if self.dialect is not None else ()
 
 
 @dataclass(frozen=True)

@@ -59,9 +59,12 @@ def check_entry(
     path: str = "<entry>",
     asset_variants: Any = None,
     source: str = "",
+    dialect: Any = None,
 ) -> list[Finding]:
     """Findings of the entry checks on one entry, waived ones marked, plus bad and lapsed
-    waivers. ``source`` is where the text is in the Markdown (``article.md:12``)."""
+    waivers. ``source`` is where the text is in the Markdown (``article.md:12``);
+    ``dialect`` (a :class:`~tolmach.markdown.dialects.Dialect`) tells which spans of the
+    entry are protected atoms (``{{ x }}``, shortcodes, math …)."""
     config = config or CheckConfig()
     source = source or _first_occurrence(entry)
     waived = waivers_of(entry)
@@ -70,7 +73,7 @@ def check_entry(
     if not _is_published(entry):
         return findings
     used: set[str] = set()
-    contexts = list(_contexts(entry, locale, source_locale, termbase, asset_variants))
+    contexts = list(_contexts(entry, locale, source_locale, termbase, asset_variants, dialect))
     for check in _enabled(config, "entry"):
         for ctx, prefix in contexts:
             for message in _messages(check, ctx):
@@ -106,6 +109,7 @@ def check_catalog(
     source_locale: str = "ru",
     asset_variants: Any = None,
     sources: Mapping[str, str] | None = None,
+    dialect: Any = None,
     document: DocumentContext | None = None,
 ) -> list[Finding]:
     """All findings for one catalog, in line order: entry checks, then catalog counts,
@@ -130,6 +134,7 @@ def check_catalog(
                 path=path,
                 asset_variants=asset_variants,
                 source=sources.get(entry.msgid, ""),
+                dialect=dialect,
             )
         )
     findings.extend(_catalog_counts(po, path, locale, config, source_locale, sources))
@@ -198,7 +203,12 @@ def _enabled(config: CheckConfig, per: str) -> Iterator[Check]:
 
 
 def _contexts(
-    entry: polib.POEntry, locale: str, source_locale: str, termbase: Any, asset_variants: Any = None
+    entry: polib.POEntry,
+    locale: str,
+    source_locale: str,
+    termbase: Any,
+    asset_variants: Any = None,
+    dialect: Any = None,
 ) -> Iterator[tuple[EntryContext, str]]:
     """One context per translated form; plural forms say which form a message is about."""
     kind = parse_kind(entry.comment)
@@ -211,8 +221,9 @@ def _contexts(
         ]
     for source, target, prefix in forms:
         if target.strip():
-            ctx = EntryContext(source, target, locale, source_locale, kind, termbase, entry,
-                               asset_variants)
+            ctx = EntryContext(
+                source, target, locale, source_locale, kind, termbase, entry, asset_variants, dialect
+            )
             yield ctx, prefix
 
 

@@ -21,6 +21,7 @@ from tolmach.fileio import error_message, write_atomic
 
 __all__ = [
     "AppState",
+    "dialect_options",
     "emit",
     "error_line",
     "format_option",
@@ -29,6 +30,7 @@ __all__ = [
     "pass_state",
     "report_file",
     "reports_errors",
+    "resolve_dialect_option",
     "run_options",
     "running",
     "shown",
@@ -139,6 +141,37 @@ def format_option(*choices: str, default: str, explained: str):
 def is_terminal() -> bool:
     """True when standard output is a terminal: tables are drawn only for people."""
     return sys.stdout.isatty()
+
+
+def dialect_options(func):
+    """``--dialect`` and ``--syntax`` for the single-file forms (no project to read them from)."""
+    from tolmach.markdown.dialects import PRESETS
+
+    func = click.option(
+        "--syntax",
+        "syntax",
+        multiple=True,
+        metavar="+NAME|-NAME",
+        help="Adjust the dialect: +deflist adds a syntax, -linkify removes one (repeatable).",
+    )(func)
+    return click.option(
+        "--dialect",
+        type=click.Choice(list(PRESETS)),
+        default="commonmark",
+        show_default=True,
+        metavar="NAME",
+        help=f"Markdown dialect of the source (single-file mode): {', '.join(PRESETS)}.",
+    )(func)
+
+
+def resolve_dialect_option(dialect: str, syntax: tuple[str, ...]):
+    """The dialect the options name; a bad ``--syntax`` is a usage error."""
+    from tolmach.markdown.dialects import resolve_dialect
+
+    try:
+        return resolve_dialect(dialect, syntax)
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), param_hint="--syntax") from None
 
 
 def shown(path: Path, root: Path) -> str:

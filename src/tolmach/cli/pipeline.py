@@ -14,6 +14,7 @@ import click
 
 from tolmach.cli.common import (
     AppState,
+    dialect_options,
     emit,
     format_option,
     is_terminal,
@@ -21,6 +22,7 @@ from tolmach.cli.common import (
     pass_state,
     report_file,
     reports_errors,
+    resolve_dialect_option,
     run_options,
     running,
 )
@@ -37,21 +39,28 @@ __all__ = ["build", "check", "extract", "pseudo", "stats", "update"]
     type=click.Path(dir_okay=False, path_type=Path),
     help="Where to write the .pot (single-file mode; '-' for standard output).",
 )
+@dialect_options
 @run_options()
 @pass_state
 @reports_errors
-def extract(state: AppState, source: Path | None, output: Path | None, jobs: int | None,
-            shard, force: bool, quiet: bool) -> None:
+def extract(
+    state: AppState, source: Path | None, output: Path | None, dialect: str,
+    syntax: tuple[str, ...], jobs: int | None, shard, force: bool, quiet: bool,
+) -> None:
     """Extract translatable segments into .pot templates.
 
-    A document whose source (and the glossary) did not change since the last run is
+    Lines that look like a syntax the document's dialect does not parse (a ::: container
+    in CommonMark, say) are reported as warnings with the presets that handle them. A
+    document whose source (and the glossary) did not change since the last run is
     neither read nor written again.
 
     \b
     Examples:
       tolmach extract                              # every configured document
       tolmach extract -j 4 --shard 1/3             # a third of them, on 4 processes
-      tolmach extract article.md -o article.pot    # one file, no project needed
+      tolmach extract article.md -o article.pot    # one file; a project around it
+                                                   # gives its glossary comments
+      tolmach extract guide.md -o guide.pot --dialect vitepress
     """
     if source is None:
         project = state.project()
@@ -59,6 +68,8 @@ def extract(state: AppState, source: Path | None, output: Path | None, jobs: int
             results = project.extract(run)
         for result in results:
             report_file(state, result.path, result.written)
+            for warning in result.warnings:
+                click.echo(f"warning: {warning}", err=True)
         for pattern in project.unmatched_patterns():
             click.echo(f"warning: documents pattern {pattern!r} matches no file", err=True)
         return
@@ -67,12 +78,31 @@ def extract(state: AppState, source: Path | None, output: Path | None, jobs: int
     from tolmach.catalog.pofile import format_po
     from tolmach.catalog.template import extract_template
     from tolmach.fileio import read_source
-    from tolmach.markdown.document import parse_document
+    from tolmach.markdown.document import SegmentOptions, parse_document
 
-    pot = extract_template(
-        parse_document(read_source(source)), source.as_posix(), project=source.stem
-    )
+    options = SegmentOptions(dialect=resolve_dialect_option(dialect, syntax))
+    document = parse_document(read_source(source), options, hints=True)
+    for hint in document.hints:
+        click.echo(f"warning: {source.as_posix()}:{hint.line}: {hint.message}", err=True)
+    project = _project_around(state, source)
+    name = project.name_of(source) if project is not None else source.stem
+    pot = extract_template(document, source.as_posix(), project=name)
+    if project is not None:
+        project.add_glossary_comments(pot, name)
     emit(format_po(pot), output)
+
+
+def _project_around(state: AppState, source: Path):
+    """The project a single file belongs to (``-C``, else found from the file's folder),
+    for its glossary; None when the file is in no project."""
+    from tolmach.config import ProjectNotFound, locate_project
+
+    if state.found is None:
+        try:
+            state.found = locate_project(source.resolve().parent).resolve()
+        except ProjectNotFound:
+            return None
+    return state.project()
 
 
 @click.command()
@@ -151,6 +181,7 @@ def update(
     help="Refuse to write a locale whose catalog has check errors or whose translations "
     "would change the document's structure.",
 )
+@dialect_options
 @run_options()
 @pass_state
 @reports_errors
@@ -162,6 +193,8 @@ def build(
     locales: tuple[str, ...],
     threshold: float | None,
     strict: bool,
+    dialect: str,
+    syntax: tuple[str, ...],
     jobs: int | None,
     shard,
     force: bool,
@@ -185,7 +218,7 @@ def build(
     if source is not None:
         if po_path is None or output is None:
             raise click.UsageError("single-file build needs --po FILE.po and -o OUT.md")
-        _build_single(source, po_path, output, strict)
+        _build_single(source, po_path, output, strict, resolve_dialect_option(dialect, syntax))
         return
     failed = False
     project = state.project()
@@ -205,16 +238,16 @@ def build(
         sys.exit(1)
 
 
-def _build_single(source: Path, po_path: Path, output: Path, strict: bool) -> None:
+def _build_single(source: Path, po_path: Path, output: Path, strict: bool, dialect) -> None:
     """One file: verified as a project build is; with ``strict``, a translation that
     changes the structure stops the build (nothing is written)."""
     from tolmach.catalog.pofile import read_po
     from tolmach.catalog.status import entry_lines, translations_of
     from tolmach.fileio import read_source
-    from tolmach.markdown.document import parse_document
+    from tolmach.markdown.document import SegmentOptions, parse_document
     from tolmach.markdown.verify import verified_build
 
-    document = parse_document(read_source(source))
+    document = parse_document(read_source(source), SegmentOptions(dialect=dialect))
     po = read_po(po_path)
     _ensure_catalog_matches(po, po_path, source, document)
     verified = verified_build(document, translations_of(po))
@@ -252,8 +285,9 @@ def _ensure_catalog_matches(po, po_path: Path, source: Path, document) -> None:
     help="Where to write the pseudo-localized .po ('-' for standard output).",
 )
 @click.option("-l", "--locale", default="en", show_default=True, help="Language of the header.")
+@dialect_options
 @reports_errors
-def pseudo(template: Path, output: Path, locale: str) -> None:
+def pseudo(template: Path, output: Path, locale: str, dialect: str, syntax: tuple[str, ...]) -> None:
     """Pseudo-translate a template: letters accented and lengthened, markup untouched.
 
     Build with the result to see every translatable string and check layouts before
@@ -263,11 +297,13 @@ def pseudo(template: Path, output: Path, locale: str) -> None:
     Example:
       tolmach pseudo locales/rocm7.pot -o /tmp/rocm7.pseudo.po
       tolmach build seeds/rocm7.ru.md --po /tmp/rocm7.pseudo.po -o /tmp/rocm7.pseudo.md
+      tolmach pseudo guide.pot -o guide.pseudo.po --dialect vitepress   # keeps {{ expr }}
     """
     from tolmach.catalog.pofile import format_po, read_po
     from tolmach.markdown.pseudo import pseudo_catalog
 
-    po = pseudo_catalog(read_po(template))
+    chosen = resolve_dialect_option(dialect, syntax)
+    po = pseudo_catalog(read_po(template), chosen.atoms if chosen.atom_labels else None)
     po.metadata["Language"] = locale
     emit(format_po(po), output)
 

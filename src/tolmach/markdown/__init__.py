@@ -10,6 +10,9 @@ show segment boundaries; :mod:`~tolmach.markdown.compare` and
 :mod:`~tolmach.markdown.structure` takes the structural fingerprint of a text, and
 :mod:`~tolmach.markdown.verify` builds with translations and keeps every one that would
 change the fingerprint out of the build, naming it.
+A document is written in a :mod:`~tolmach.markdown.dialects` dialect (CommonMark by
+default; VitePress, MkDocs Material, Hugo … as parser plugins), whose one parser serves
+segmentation, verification and checks alike.
 """
 
 from __future__ import annotations

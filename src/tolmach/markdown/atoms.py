@@ -14,7 +14,14 @@ from collections.abc import Iterable
 
 from markdown_it.token import Token
 
-__all__ = ["TRANSLATABLE_ATTRIBUTES", "Atom", "atom_of", "inline_atoms", "normalize_tag"]
+__all__ = [
+    "DIALECT_ATOMS",
+    "TRANSLATABLE_ATTRIBUTES",
+    "Atom",
+    "atom_of",
+    "inline_atoms",
+    "normalize_tag",
+]
 
 #: HTML attributes whose values are text a translator translates.
 TRANSLATABLE_ATTRIBUTES = frozenset({"alt", "title", "aria-label", "placeholder", "summary"})
@@ -50,9 +57,23 @@ def normalize_tag(raw: str) -> str:
     return f"<{closing}{inner}>"  # <br/> and <br> are the same tag
 
 
+# Inline tokens of dialect plugins that a translation copies verbatim, by label.
+DIALECT_ATOMS = {
+    "expression": "expression",
+    "mdx_expression": "expression",
+    "liquid_tag": "template tag",
+    "shortcode_inline": "shortcode",
+    "jsx_inline": "JSX",
+    "math_inline": "math",
+    "math_inline_double": "math",
+}
+
+
 def atom_of(token: Token) -> Atom | None:
     """The atom an inline token stands for, or None for text, emphasis and breaks."""
     kind = token.type
+    if kind in DIALECT_ATOMS:
+        return (DIALECT_ATOMS[kind], token.content)
     if kind == "code_inline":
         return ("code", token.content)
     if kind == "link_open":

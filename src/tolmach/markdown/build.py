@@ -19,6 +19,7 @@ from dataclasses import dataclass
 
 from tolmach.markdown.document import Document, Segment
 from tolmach.markdown.frontmatter import block_scalar_text, quote_scalar
+from tolmach.markdown.frontmatter_data import quote_data_string
 
 __all__ = [
     "LINE_SEPARATORS",
@@ -155,6 +156,12 @@ def emit_translation(seg: Segment, translated: str, wrap_width: int = 0, column:
         translated = block_scalar_text(translated)
     if seg.quoting and seg.quoting.startswith("title"):
         return _escape_title(" ".join(translated.split("\n")), seg.quoting[-1])
+    if seg.quoting == "html-text":
+        return _inert_start(" ".join(translated.split()))
+    if seg.quoting in ("toml-basic", "toml-literal", "json"):
+        return quote_data_string(translated.replace("\n", " "), seg.quoting)
+    if seg.quoting and seg.quoting[:-1] in _QUOTED_VALUES:
+        return _QUOTED_VALUES[seg.quoting[:-1]](" ".join(translated.split("\n")), seg.quoting[-1])
     if seg.single_line:
         return " ".join(part.strip() for part in translated.split("\n"))
     lines = translated.split("\n")
@@ -168,6 +175,37 @@ def emit_translation(seg: Segment, translated: str, wrap_width: int = 0, column:
     if seg.kind != "html block":
         lines[1:] = [_not_underline(line) for line in lines[1:]]
     return seg.continuation.join(lines)
+
+
+_BLOCK_MARKER_RE = re.compile(r"^(?:[#>+*=`~|:!\[-]|\d+[.)])")
+
+
+def _inert_start(text: str) -> str:
+    """A translated text run of an HTML block, made inert. Where HTML is rendered, the
+    run is text; a Markdown reader that does not take raw HTML (the published site)
+    reads it as Markdown. So every character Markdown gives meaning to — a tag's ``<``,
+    brackets, emphasis, a backslash, a block marker at the start — is written as an
+    entity, which reads the same in both, and whitespace is collapsed as HTML shows it."""
+    text = "".join(f"&#{ord(ch)};" if ch in _MARKDOWN_SIGNIFICANT else ch for ch in text)
+    if _BLOCK_MARKER_RE.match(text):
+        return f"&#{ord(text[0])};{text[1:]}"
+    return text
+
+
+_MARKDOWN_SIGNIFICANT = frozenset("\\`*_[]<!|~")
+
+
+def _attribute_value(text: str, quote: str) -> str:
+    """An HTML/JSX attribute value between ``quote`` characters: the quote as an entity."""
+    return text.replace(quote, "&quot;" if quote == '"' else "&#39;")
+
+
+def _go_string(text: str, quote: str) -> str:
+    """A Hugo shortcode argument between double quotes: Go string escapes."""
+    return text.replace("\\", "\\\\").replace('"', '\\"') if quote == '"' else text
+
+
+_QUOTED_VALUES = {"attribute": _attribute_value, "go": _go_string}
 
 
 def _not_underline(line: str) -> str:

@@ -14,6 +14,7 @@ from html.parser import HTMLParser
 
 from markdown_it import MarkdownIt
 
+from tolmach.markdown.dialects import Dialect
 from tolmach.markdown.document import markdown_parser
 
 __all__ = ["html_shape", "same_html", "same_structure"]
@@ -80,18 +81,23 @@ def _parser(preset: str) -> MarkdownIt:
     return MarkdownIt("commonmark") if preset == "commonmark" else markdown_parser()
 
 
-def same_html(source: str, output: str, preset: str = "tolmach") -> bool:
+def same_html(
+    source: str, output: str, preset: str = "tolmach", dialect: Dialect | None = None
+) -> bool:
     """True if both render to the same HTML, text included (whitespace collapsed).
 
-    ``preset`` is ``"tolmach"`` (the extraction parser) or ``"commonmark"``.
+    ``preset`` is ``"tolmach"`` (the extraction parser) or ``"commonmark"``; a
+    ``dialect`` renders with that dialect's parser instead.
     """
-    md = _parser(preset)
+    md = dialect.parser() if dialect is not None else _parser(preset)
     return html_shape(_render(md, source)) == html_shape(_render(md, output))
 
 
-def same_structure(source: str, output: str, preset: str = "tolmach") -> bool:
+def same_structure(
+    source: str, output: str, preset: str = "tolmach", dialect: Dialect | None = None
+) -> bool:
     """True if both render to the same elements and attributes; text may differ."""
-    md = _parser(preset)
+    md = dialect.parser() if dialect is not None else _parser(preset)
     return html_shape(_render(md, source), False) == html_shape(_render(md, output), False)
 
 

@@ -13,7 +13,8 @@ from dataclasses import dataclass, field
 
 from tolmach.markdown.build import apply_translations
 from tolmach.markdown.compare import same_html, same_structure
-from tolmach.markdown.document import parse_document
+from tolmach.markdown.dialects import Dialect
+from tolmach.markdown.document import SegmentOptions, parse_document
 from tolmach.markdown.pseudo import pseudo_translate
 
 __all__ = ["FidelityReport", "check_fidelity", "measure_fidelity"]
@@ -38,26 +39,38 @@ class FidelityReport:
         )
 
 
-def check_fidelity(text: str, preset: str = "tolmach") -> list[str]:
-    """The modes in which ``text`` does not survive the pipeline."""
-    document = parse_document(text)
+def check_fidelity(
+    text: str, preset: str = "tolmach", options: SegmentOptions | None = None
+) -> list[str]:
+    """The modes in which ``text`` does not survive the pipeline.
+
+    With ``options`` naming a dialect, the document is segmented, pseudo-translated
+    (its atoms protected) and rendered with that dialect's parser.
+    """
+    document = parse_document(text, options)
+    dialect: Dialect | None = options.dialect if options is not None else None
+    protect = dialect.atoms if dialect is not None and dialect.atom_labels else None
     failed = []
     if apply_translations(document, {}) != text:
         failed.append("identity")
-    pseudo = apply_translations(document, pseudo_translate)
-    if not same_structure(text, pseudo, preset):
+    pseudo = apply_translations(document, lambda s: pseudo_translate(s, protect))
+    if not same_structure(text, pseudo, preset, dialect):
         failed.append("pseudo")
     forced = apply_translations(document, lambda s: s, force=True)
-    if not same_html(text, forced, preset):
+    if not same_html(text, forced, preset, dialect):
         failed.append("forced")
     return failed
 
 
-def measure_fidelity(named_texts: Iterable[tuple[str, str]], preset: str = "tolmach") -> FidelityReport:
+def measure_fidelity(
+    named_texts: Iterable[tuple[str, str]],
+    preset: str = "tolmach",
+    options: SegmentOptions | None = None,
+) -> FidelityReport:
     """Run :func:`check_fidelity` over ``(name, text)`` pairs."""
     report = FidelityReport()
     for name, text in named_texts:
         report.total += 1
-        for mode in check_fidelity(text, preset):
+        for mode in check_fidelity(text, preset, options):
             report.failures[mode].append(name)
     return report

@@ -1,6 +1,7 @@
-"""Translatable values of YAML front matter (``title``, ``description`` ...).
+"""Translatable values of front matter (``title``, ``description`` ...).
 
-Only top-level keys named in the configuration are translated; everything else in the
+Only values at key paths named in the configuration are translated (``hero.tagline``,
+``features.*.details``: ``*`` is any key or list item); everything else in the
 front matter is skeleton. A value may be a plain, single- or double-quoted scalar on
 the key's line, or a block scalar (``|`` or ``>``) on the lines below it. Building a
 translation writes it back with the same quoting, switching a plain scalar to double
@@ -13,13 +14,17 @@ import re
 from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING
 
+from tolmach.markdown.frontmatter_data import data_values
 from tolmach.markdown.segment import Line, Segment
 
 if TYPE_CHECKING:  # pragma: no cover
     from markdown_it.token import Token
 
 
-_KEY_RE = re.compile(r"^(?P<key>[A-Za-z_][\w-]*):[ \t]+(?P<value>\S.*?)[ \t]*$")
+_KEY_RE = re.compile(
+    r"^(?P<indent> *)(?P<dashes>(?:- +)*)(?P<key>[A-Za-z_][\w-]*):"
+    r"(?:[ \t]+(?P<value>[^\s#].*?)|[ \t]+#.*)?[ \t]*$"
+)
 _BLOCK_RE = re.compile(r"^[|>][+-]?[1-9]?[+-]?$")
 _PLAIN_UNSAFE_START = set("-?:,[]{}#&*!|>'\"%@`")
 _DOUBLE_ESCAPES = {'"': '\\"', "\\": "\\\\", "\n": "\\n", "\t": "\\t"}
@@ -32,24 +37,44 @@ _RESERVED_PLAIN = re.compile(r"^(?:true|false|yes|no|on|off|null|~|[-+]?\d[\d._]
 def locate_front_matter_values(
     token: Token, lines: list[Line], keys: Iterable[str]
 ) -> Iterator[Segment]:
-    """Segments for the values of ``keys`` in a front_matter token."""
+    """Segments for the values at the key paths ``keys`` (``title``, ``hero.tagline``,
+    ``features.*.details``) in a front_matter token, YAML, TOML or JSON."""
     if not token.map:
         return
-    wanted = set(keys)
+    patterns = [tuple(key.split(".")) for key in keys]
+    form = (token.meta or {}).get("format", "yaml")
+    if form == "yaml":
+        yield from _yaml_values(token, lines, patterns)
+    else:
+        yield from data_values(form, token, lines, patterns)
+
+
+def _yaml_values(token: Token, lines: list[Line], patterns) -> Iterator[Segment]:
     first, stop = token.map[0] + 1, token.map[1] - 1
+    stack: list[tuple[int, str]] = []  # (column, key or "*" for a sequence item)
     index = first
     while index < stop:
         line = lines[index]
         match = _KEY_RE.match(line.body)
         index += 1
-        if not match or match.group("key") not in wanted:
+        if not match:
             continue
+        column = _enter(stack, match)
         key, value = match.group("key"), match.group("value")
-        kind = f"front matter: {key}"
+        path = (*(part for _, part in stack), key)
+        if value is None:
+            stack.append((column, key))
+            continue
+        wanted = matches_key_path(path, patterns)
+        kind = f"front matter: {'.'.join(path)}"
         if _BLOCK_RE.match(value):
-            block = _block_scalar(lines, index, stop)
+            block = _block_scalar(lines, index, stop, column)
             if block:
-                yield _block_segment(Segment, block, lines, kind, folded=value.startswith(">"))
+                index = block[-1] + 1  # its lines are text, not keys
+                if wanted:
+                    yield _block_segment(Segment, block, lines, kind, folded=value.startswith(">"))
+            continue
+        if not wanted:
             continue
         text, quoting, width = _scalar(value)
         if text is None or not text.strip():
@@ -65,6 +90,37 @@ def locate_front_matter_values(
             single_line=True,
             quoting=quoting,
         )
+
+
+def _enter(stack: list[tuple[int, str]], match: re.Match) -> int:
+    """Update the path stack for a ``key:`` line (after any ``- `` item markers); return
+    the column of the key."""
+    column = len(match.group("indent"))
+    dashes = match.group("dashes")
+    if not dashes:
+        while stack and stack[-1][0] >= column:
+            stack.pop()
+        return column
+    for dash in re.findall(r"- +", dashes):
+        while stack and stack[-1][0] > column:
+            stack.pop()
+        if stack and stack[-1][0] == column and stack[-1][1] == "*":
+            stack.pop()  # the next item of the same sequence
+        stack.append((column, "*"))
+        column += len(dash)
+    return column
+
+
+def matches_key_path(path: tuple[str, ...], patterns) -> bool:
+    """True if ``path`` is one of ``patterns``, where ``*`` stands for any key or item.
+
+    >>> matches_key_path(("features", "*", "details"), [("features", "*", "details")])
+    True
+    """
+    return any(
+        len(p) == len(path) and all(a == "*" or a == b for a, b in zip(p, path, strict=True))
+        for p in patterns
+    )
 
 
 def _scalar(value: str) -> tuple[str | None, str, int]:
@@ -103,12 +159,12 @@ def _unescape_double(body: str) -> str:
     return re.sub(r"\\(.)", lambda m: table.get(m.group(1), m.group(0)), body)
 
 
-def _block_scalar(lines: list[Line], index: int, stop: int) -> list[int]:
-    """Line numbers of a block scalar's content: the more-indented lines that follow."""
+def _block_scalar(lines: list[Line], index: int, stop: int, column: int = 0) -> list[int]:
+    """Line numbers of a block scalar's content: the lines indented more than its key."""
     found: list[int] = []
     while index < stop:
         body = lines[index].body
-        if body.strip() and not body[:1].isspace():
+        if body.strip() and len(body) - len(body.lstrip(" ")) <= column:
             break
         found.append(index)
         index += 1

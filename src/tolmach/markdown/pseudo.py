@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Callable, Iterable
 
 __all__ = ["pseudo_catalog", "pseudo_translate"]
 
@@ -58,9 +59,17 @@ _TITLE_RE = re.compile(r'"(?:\\.|[^"\\])*"|\'(?:\\.|[^\'\\])*\'|\((?:\\.|[^()\\]
 _TICKS_RE = re.compile(r"`+")
 
 
-def pseudo_translate(text: str) -> str:
-    """Accent and lengthen the letters of ``text``, keeping all markup intact."""
-    return _Pseudo(text).translate()
+Protect = Callable[[str], Iterable]  # text → spans with .start and .end (dialect atoms)
+
+
+def pseudo_translate(text: str, protect: Protect | None = None) -> str:
+    """Accent and lengthen the letters of ``text``, keeping all markup intact.
+
+    ``protect`` gives the spans a dialect keeps verbatim (``Dialect.atoms``): template
+    expressions, shortcodes, math, bare URLs, JSX.
+    """
+    protected = {a.start: a.end for a in protect(text)} if protect else {}
+    return _Pseudo(text, protected).translate()
 
 
 class _Next:
@@ -100,6 +109,20 @@ def _atoms(text: str) -> dict[int, int]:
         else:
             pos += 1
     return atoms
+
+
+def _with_protected(atoms: dict[int, int], protected: dict[int, int]) -> dict[int, int]:
+    """``atoms`` with the dialect's protected spans laid over them: a CommonMark atom
+    that starts inside a protected span, or runs into one, gives way to it."""
+    if not protected:
+        return atoms
+    spans = sorted(protected.items())
+    kept = {}
+    for start, end in atoms.items():
+        if not any(s < end and start < e for s, e in spans):
+            kept[start] = end
+    kept.update(protected)
+    return kept
 
 
 def _atom_end(text: str, pos: int, closers: dict, tag_end: _Next) -> int | None:
@@ -144,9 +167,9 @@ class _Pseudo:
     depth of nested brackets can exhaust Python's stack, and no bracket is matched or
     label measured twice (prefix counts answer "is there a bracket in there")."""
 
-    def __init__(self, text: str) -> None:
+    def __init__(self, text: str, protected: dict[int, int] | None = None) -> None:
         self.text = text
-        self.atoms = _atoms(text)
+        self.atoms = _with_protected(_atoms(text), protected or {})
         self.match = _matching_brackets(text, self.atoms) if "[" in text else {}
 
     @functools.cached_property
@@ -330,16 +353,17 @@ def _accent(chunk: str) -> str:
     )
 
 
-def pseudo_catalog(po):
+def pseudo_catalog(po, protect: Protect | None = None):
     """Fill every entry of a polib catalog with its pseudo-translation (in place)."""
     for entry in po:
         if entry.msgid_plural:
             forms = [entry.msgid, entry.msgid_plural]
             entry.msgstr_plural = {
-                k: pseudo_translate(forms[min(k, 1)]) for k in sorted(entry.msgstr_plural or {0: ""})
+                k: pseudo_translate(forms[min(k, 1)], protect)
+                for k in sorted(entry.msgstr_plural or {0: ""})
             }
         else:
-            entry.msgstr = pseudo_translate(entry.msgid)
+            entry.msgstr = pseudo_translate(entry.msgid, protect)
         if "fuzzy" in entry.flags:
             entry.flags.remove("fuzzy")
     return po

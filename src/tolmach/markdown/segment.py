@@ -11,7 +11,18 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-__all__ = ["LINE_RE", "Line", "Segment", "split_lines"]
+__all__ = [
+    "CONTEXT",
+    "KIND",
+    "LINE_RE",
+    "SKIP",
+    "SLOTS",
+    "TAIL",
+    "Line",
+    "Segment",
+    "TextSlot",
+    "split_lines",
+]
 
 LINE_RE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)?")
 
@@ -28,7 +39,12 @@ class Segment:
     continuation: str
     heading: str | None = None
     single_line: bool = False
-    quoting: str | None = None  # front matter: "plain", "single" or "double" YAML scalar
+    quoting: str | None = None  # how a translation is quoted back (see build.emit_translation)
+    note: str | None = None  # a ``<!-- tolmach: note … -->`` for the translator
+
+    def with_note(self, note: str) -> Segment:
+        """This segment with an author's note for the translator."""
+        return Segment(**{**self.__dict__, "note": note})
 
     @property
     def comment(self) -> str:
@@ -37,6 +53,27 @@ class Segment:
             return self.kind
         return f'{self.kind}, under "{self.heading}"'
 
+
+
+# What a parser plugin tells segmentation, in ``Token.meta`` (one traversal, used by
+# segmentation, build and verification alike):
+SLOTS = "tolmach_slots"  # list[TextSlot]: translatable parts of a marker line
+CONTEXT = "tolmach_context"  # on an *_open token: what its body is ("tip" container)
+KIND = "tolmach_kind"  # on an inline token outside a paragraph: its kind ("definition term")
+TAIL = "tolmach_tail"  # on an inline token: skeleton cut from the end of its content ({#id})
+SKIP = "tolmach_skip"  # on an inline token: not a segment (generated, or a slot already)
+
+
+@dataclass(frozen=True)
+class TextSlot:
+    """A translatable part of a dialect's marker line — a container title, a tab label,
+    an attribute value — as a parser plugin found it: 0-based line, columns, kind."""
+
+    line: int
+    start: int
+    end: int
+    kind: str
+    quoting: str | None = None
 
 
 @dataclass

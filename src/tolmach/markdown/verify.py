@@ -43,7 +43,7 @@ from dataclasses import dataclass, field
 from markdown_it import MarkdownIt
 
 from tolmach.markdown.build import Assembly, assemble, line_breaks_added
-from tolmach.markdown.document import Document, SegmentOptions, markdown_parser
+from tolmach.markdown.document import Document, SegmentOptions
 from tolmach.markdown.segment import Segment
 from tolmach.markdown.structure import Difference, Fingerprint, fingerprint, structure_differences
 
@@ -118,11 +118,11 @@ class Verifier:
         wrap_width: int = 0,
     ) -> None:
         self.document = document
-        self.parser = parser or _default_parser()
-        options = options or SegmentOptions()
+        self.parser = parser or document.dialect.parser()  # the parser it was segmented with
+        options = options or SegmentOptions(dialect=document.dialect)
         self.options = {
             "front_matter_keys": tuple(options.front_matter_keys),
-            "translatable_html": options.translate_html_blocks,
+            "translatable_html": options.html_text,
         }
         self.wrap_width = wrap_width
 
@@ -201,11 +201,6 @@ def verified_build(
     """Build ``document`` with ``translations`` and verify it (see the module docstring)."""
     verifier = Verifier(document, parser, options=options, wrap_width=wrap_width)
     return verifier.build(translations, force=force)
-
-
-@functools.cache
-def _default_parser() -> MarkdownIt:
-    return markdown_parser()
 
 
 def _line_starts(text: str) -> list[int]:
