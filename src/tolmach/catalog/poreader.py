@@ -19,6 +19,8 @@ from pathlib import Path
 
 import polib
 
+from tolmach.fileio import count_work
+
 __all__ = [
     "DEFAULT_WIDTH",
     "RESERVED",
@@ -102,6 +104,7 @@ def read_po(path: Path) -> polib.POFile:
         data = path.read_bytes()
     except OSError as error:
         raise CatalogError(path, None, f"cannot read: {error.strerror or error}") from error
+    count_work("parse")
     return parse_catalog(_decode_catalog(data, path), path)
 
 
