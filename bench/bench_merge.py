@@ -35,11 +35,11 @@ from pathlib import Path
 
 import polib
 from benchlib import (
-    ROOT,
     Measurement,
     Summary,
     machine_note,
     measure,
+    seed_glossary,
     shared_data,
     stop_cleanly_on_sigterm,
     tolmach_executable,
@@ -275,12 +275,8 @@ def lay_out(folder: Path, scenario: Scenario, template: list[str]) -> Setting:
     setting = Setting(folder, scenario)
     project = setting.project
     project.mkdir(parents=True)
-    (project / "pyproject.toml").write_text(PYPROJECT, "utf-8")
+    (project / "pyproject.toml").write_text(PYPROJECT + seed_glossary(project), "utf-8")
     (project / "bench.md").write_text("Документ, из которого извлечён шаблон.\n", "utf-8")
-    glossary = ROOT / "locales" / "glossary.toml"
-    (project / "locales").mkdir()
-    if glossary.is_file():
-        shutil.copyfile(glossary, project / "locales" / "glossary.toml")
     write_catalog(setting.template, template, translated=False)
     write_catalog(setting.catalog, scenario.old, translated=True)
     setting.old_bytes = setting.catalog.read_bytes()

@@ -41,6 +41,7 @@ from benchlib import (
     machine_note,
     measure,
     ratio,
+    seed_glossary,
     shared_data,
     stop_cleanly_on_sigterm,
     tolmach_executable,
@@ -116,19 +117,14 @@ class Project:
 
 def create_project(root: Path, files: list[tuple[str, bytes]], copies: int) -> Project:
     """pyproject, the corpus (``copies`` times under a/, b/ …) and the seed glossary."""
-    (root / "pyproject.toml").write_text(
-        PYPROJECT.format(locales=json.dumps(list(LOCALES))), "utf-8"
-    )
+    settings = PYPROJECT.format(locales=json.dumps(list(LOCALES))) + seed_glossary(root)
+    (root / "pyproject.toml").write_text(settings, "utf-8")
     for copy in range(copies):
         prefix = Path("corpus") / (chr(ord("a") + copy) if copies > 1 else "")
         for name, data in files:
             target = root / prefix / name
             target.parent.mkdir(parents=True, exist_ok=True)
             target.write_bytes(data)
-    glossary = Path(__file__).resolve().parents[1] / "locales" / "glossary.toml"
-    (root / "locales").mkdir()
-    if glossary.is_file():
-        shutil.copyfile(glossary, root / "locales" / "glossary.toml")
     return Project(root, len(files) * copies, tolmach_executable())
 
 
@@ -187,9 +183,29 @@ def prepare(project: Project) -> int:
         [project.tolmach, "-C", str(project.root), "update"], check=True, capture_output=True
     )
     filled = translate_catalogs(project)
+    add_missing_files(project)
     settle(project)
     project.jobs = {command: supports_jobs(project.tolmach, command) for command in COMMANDS}
     return filled
+
+
+MISSING_FILE = re.compile(r"^([^:\n]+\.md):\d+: (?:image|link target) '([^']+)' not found", re.M)
+
+
+def add_missing_files(project: Project) -> None:
+    """The corpus holds the Markdown files only: give each image or file a page links to
+    a small stand-in, so that `publish` (which refuses a missing file) runs."""
+    command = [project.tolmach, "-C", str(project.root), "publish", "--no-search"]
+    for _ in range(3):
+        done = subprocess.run(command, capture_output=True, text=True)
+        missing = set(MISSING_FILE.findall(done.stderr))
+        if done.returncode == 0 or not missing:
+            return
+        for source, name in sorted(missing):
+            stand_in = project.root / Path(source).parent / name
+            stand_in.parent.mkdir(parents=True, exist_ok=True)
+            stand_in.write_bytes(b"stand-in for a file the corpus does not hold\n")
+    raise SystemExit(f"tolmach publish failed:\n{done.stderr[-3000:]}")
 
 
 def settle(project: Project) -> None:

@@ -7,6 +7,7 @@ is taken here; CPU (user + system) and peak resident memory are the child's own.
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import signal
@@ -33,6 +34,26 @@ def shared_data(start: Path = ROOT) -> Path | None:
         if candidate.is_dir():
             return candidate
     return None
+
+
+def seed_glossary(project: Path) -> str:
+    """Copy the seed's glossary into ``project/locales`` and return the settings it needs:
+    the ``[tool.tolmach.domains]`` table of the seed (its terms name those domains).
+
+    The benchmark's documents belong to none of them, as in the seed's own mapping, so
+    domain terms are filtered out per document as in any project with scopes.
+    """
+    import tomllib
+
+    glossary = ROOT / "locales" / "glossary.toml"
+    (project / "locales").mkdir(parents=True, exist_ok=True)
+    if not glossary.is_file():
+        return ""
+    shutil.copyfile(glossary, project / "locales" / "glossary.toml")
+    settings = tomllib.loads((ROOT / "pyproject.toml").read_text("utf-8"))
+    domains = settings.get("tool", {}).get("tolmach", {}).get("domains", {})
+    lines = [f"{name} = {json.dumps(list(patterns))}" for name, patterns in domains.items()]
+    return "\n[tool.tolmach.domains]\n" + "\n".join(lines) + "\n" if lines else ""
 
 
 def tolmach_executable() -> str:

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 PACKAGE = Path(__file__).resolve().parent.parent / "src" / "tolmach"
-STAGES = ("markdown", "catalog", "memory", "glossary", "checks", "publish", "cli")
+STAGES = ("markdown", "catalog", "memory", "glossary", "checks", "publish", "cli", "jobs")
 
 
 def module_name(path: Path) -> str:

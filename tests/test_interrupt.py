@@ -238,7 +238,7 @@ def test_a_run_killed_at_any_moment_loses_no_translation(project):
         kinds = [k for k in KILL_POINTS if k != "commit" or command == "update"]
         kind = rng.choice(kinds)
         number = 1 if kind == "commit" else rng.randint(1, files[command])
-        process = killed_at(root, kind, number, *command.split())
+        process = killed_at(root, kind, number, *command.split(), "-j", "1")  # kills this process
         code = process.wait(timeout=120)
         if code == -signal.SIGKILL:
             outcomes[f"killed {KILL_POINTS[kind]}"] += 1

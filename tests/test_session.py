@@ -16,10 +16,10 @@ from pathlib import Path
 
 import polib
 from click.testing import CliRunner
-from tools import run_tool
 
 from tolmach.catalog.waivers import fingerprint
 from tolmach.cli import cli
+from tools import run_tool
 
 INTRO = """# Введение
 

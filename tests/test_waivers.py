@@ -15,11 +15,11 @@ from pathlib import Path
 import polib
 import pytest
 from click.testing import CliRunner
-from tools import run_tool
 
 from tolmach.catalog.waivers import fingerprint, pin_waivers, waivers_in
 from tolmach.checks import check_entry
 from tolmach.cli import cli
+from tools import run_tool
 
 ARTICLE = "# Выпуск\n\nВерсия 6.8 вышла.\n\nДругой абзац с числом 5.\n"
 REASON = "the German edition ships 6.9"

@@ -8,14 +8,34 @@ The public API is the pipeline's stages; everything else is private to the packa
     localized = apply_translations(document, translations_of(catalog))
 """
 
-from tolmach.catalog.merge import update_catalog
-from tolmach.catalog.status import catalog_stats, translations_of
-from tolmach.catalog.template import extract_template
-from tolmach.config import Config, load_config
-from tolmach.markdown.build import apply_translations
-from tolmach.markdown.document import Document, Segment, parse_document
-from tolmach.markdown.pseudo import pseudo_translate
-from tolmach.project import Project
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from tolmach.catalog.merge import update_catalog
+    from tolmach.catalog.status import catalog_stats, translations_of
+    from tolmach.catalog.template import extract_template
+    from tolmach.config import Config, load_config
+    from tolmach.markdown.build import apply_translations
+    from tolmach.markdown.document import Document, Segment, parse_document
+    from tolmach.markdown.pseudo import pseudo_translate
+    from tolmach.project import Project
+
+_EXPORTS = {
+    "update_catalog": "tolmach.catalog.merge",
+    "catalog_stats": "tolmach.catalog.status",
+    "translations_of": "tolmach.catalog.status",
+    "extract_template": "tolmach.catalog.template",
+    "Config": "tolmach.config",
+    "load_config": "tolmach.config",
+    "apply_translations": "tolmach.markdown.build",
+    "Document": "tolmach.markdown.document",
+    "Segment": "tolmach.markdown.document",
+    "parse_document": "tolmach.markdown.document",
+    "pseudo_translate": "tolmach.markdown.pseudo",
+    "Project": "tolmach.project",
+}
 
 __all__ = [
     "Config",
@@ -31,3 +51,15 @@ __all__ = [
     "translations_of",
     "update_catalog",
 ]
+
+
+def __getattr__(name: str):
+    """Load an exported name on first use, so importing the package stays cheap."""
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    import importlib
+
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value

@@ -18,8 +18,6 @@ from pathlib import Path, PurePosixPath, PureWindowsPath
 from typing import Any
 from urllib.parse import urlsplit
 
-from babel import Locale, UnknownLocaleError
-
 from tolmach.markdown.dialects import Dialect, resolve_dialect
 
 __all__ = [
@@ -594,6 +592,13 @@ def validate_locale(code: str) -> str:
     if not _LOCALE_RE.match(code):
         raise ValueError(f"invalid locale code {code!r} (expected e.g. de, pt_BR, zh_CN)")
     name = code.replace("-", "_")
+    return _known_locale(name, code)
+
+
+@functools.cache
+def _known_locale(name: str, code: str) -> str:
+    from babel import Locale, UnknownLocaleError  # Babel's data only when a locale is checked
+
     try:
         Locale.parse(name)
     except (UnknownLocaleError, ValueError):

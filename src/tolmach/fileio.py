@@ -2,7 +2,9 @@
 
 Every file tolmach writes appears whole or not at all (a temporary file in the same
 folder, flushed to disk, then renamed over the target), and a file whose bytes would
-not change is not touched at all, so timestamps and diffs stay quiet.
+not change is not touched at all, so timestamps and diffs stay quiet. What a process
+parsed and wrote is counted in :data:`WORK`, so that a test can tell that a run with
+nothing to do did nothing.
 """
 
 from __future__ import annotations
@@ -13,20 +15,25 @@ import fcntl
 import os
 import stat
 import tempfile
+from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 
 __all__ = [
     "MAX_SOURCE_BYTES",
+    "WORK",
     "OutsideError",
     "ProjectLocked",
     "SourceError",
     "WriteError",
+    "count_work",
     "ensure_inside",
     "error_message",
+    "move_into_place",
     "project_lock",
     "read_source",
     "write_atomic",
+    "write_cache_file",
     "write_error",
 ]
 
@@ -34,6 +41,16 @@ __all__ = [
 #: the whole file is parsed in memory (about 30 times its size at peak).
 MAX_SOURCE_BYTES = 16 * 1024 * 1024
 _BINARY = "binary file (NUL bytes), not Markdown text"
+
+#: What this process did, by kind: ``parse`` (a Markdown source or built text through
+#: markdown-it, a catalog through the PO reader), ``render`` (Markdown to HTML), ``write``
+#: (a call of :func:`write_atomic`, whether or not the bytes changed) and ``cache write``.
+WORK: Counter[str] = Counter()
+
+
+def count_work(kind: str, amount: int = 1) -> None:
+    """Count one piece of work of ``kind`` (see :data:`WORK`)."""
+    WORK[kind] += amount
 
 
 class SourceError(Exception):
@@ -120,13 +137,39 @@ def write_atomic(path: Path, content: str | bytes) -> bool:
     old file is as it was: no temporary file is left behind.
     """
     data = content.encode("utf-8") if isinstance(content, str) else content
+    WORK["write"] += 1
     try:
         return _replace_with(path, data)
     except OSError as exc:
         raise write_error(path, exc, "the file is as it was") from None
 
 
-def _replace_with(path: Path, data: bytes) -> bool:
+def move_into_place(staged: Path, target: Path) -> None:
+    """Put a file written aside (by :func:`write_atomic`) in place of ``target``: one
+    rename, so ``target`` is whole or as it was."""
+    WORK["write"] += 1
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        os.replace(staged, target)
+    except OSError as exc:
+        if exc.errno != errno.EXDEV:
+            raise write_error(target, exc, "the file is as it was") from None
+        write_atomic(target, staged.read_bytes())  # another file system: copy it over
+
+
+def write_cache_file(path: Path, data: bytes) -> bool:
+    """Replace a cache file atomically, without waiting for the disk: a cache file lost
+    in a crash is read as missing and made again. False when the system refused (a
+    read-only project, a full disk): a cache is never worth failing a command for."""
+    WORK["cache write"] += 1
+    try:
+        _replace_with(path, data, durable=False)
+    except OSError:
+        return False
+    return True
+
+
+def _replace_with(path: Path, data: bytes, durable: bool = True) -> bool:
     try:
         if path.read_bytes() == data:
             return False
@@ -141,7 +184,8 @@ def _replace_with(path: Path, data: bytes) -> bool:
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
             handle.flush()
-            os.fsync(handle.fileno())
+            if durable:
+                os.fsync(handle.fileno())
         os.chmod(tmp, mode)
         os.replace(tmp, path)
     except BaseException:

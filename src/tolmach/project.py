@@ -8,15 +8,18 @@ from __future__ import annotations
 
 import contextlib
 import difflib
+import json
 import re
-from dataclasses import dataclass, field
+import uuid
+from collections.abc import Iterator
+from dataclasses import dataclass, field, fields
 from functools import cached_property
 from pathlib import Path
 
 import polib
 
 from tolmach.catalog.merge import UpdateSummary, summarize_update, update_catalog
-from tolmach.catalog.pofile import CatalogError, read_po, write_po
+from tolmach.catalog.pofile import CatalogError, format_po, read_po
 from tolmach.catalog.status import CatalogStats, catalog_stats, entry_lines, translations_of
 from tolmach.catalog.template import extract_template
 from tolmach.config import (
@@ -35,6 +38,9 @@ from tolmach.config import (
     validate_locale,
 )
 from tolmach.fileio import SourceError, ensure_inside, read_source, write_atomic
+from tolmach.jobs.cache import ResultCache, content_digest, environment_digest, key_of
+from tolmach.jobs.executor import RunOptions
+from tolmach.jobs.units import Fresh, Unit, run_units
 from tolmach.markdown.document import Document, SegmentOptions, parse_document
 from tolmach.markdown.verify import VerifiedBuild, Verifier
 
@@ -45,6 +51,7 @@ __all__ = [
     "SourceDocument",
     "StepResult",
     "init_project",
+    "worker_project",
 ]
 
 _GLOSSARY_PREFIX = "glossary:"
@@ -52,6 +59,7 @@ _HEADING_PREFIX = "heading"  # the first ``#.`` line says what the entry is: "he
 _SOURCE_REFUSED = "not read (allow-outside-sources = true in [tool.tolmach] would allow it)"
 _NOT_FOLLOWED = "nothing is read or written through it"
 _UNREFERABLE_RE = re.compile(r"[\s\x00-\x1f\x7f]")  # a ``#:`` reference cannot hold these
+_IN_PROCESS = RunOptions()  # a step's default run: this process, the cache used
 
 
 class LocaleError(ValueError):
@@ -105,6 +113,11 @@ class Project:
     def __init__(self, config: Config):
         self.config = config
         self._source_lines: dict[str, dict[str, str]] = {}
+        self._last_loaded: tuple[Path, bool, str, Document] | None = None
+        self._last_verifier: Verifier | None = None
+        self._token = uuid.uuid4().hex  # names this project to the workers of its runs
+        self._probes: list | None = None  # answers noted while a unit of work runs
+        self._open_memory = None
 
     @property
     def root(self) -> Path:
@@ -199,10 +212,22 @@ class Project:
         )
 
     def document_of(self, name: str) -> SourceDocument | None:
-        return next((doc for doc in self.documents if doc.name == name), None)
+        """The document named ``name`` (its catalog name), or None."""
+        found = self.__dict__.get("_by_name")
+        if found is None:
+            found = self.__dict__["_by_name"] = {doc.name: doc for doc in self.documents}
+        return found.get(name)
 
     def load(self, doc: SourceDocument, hints: bool = False) -> Document:
-        return parse_document(read_source(doc.path), self.segment_options(doc), hints=hints)
+        """The document as its source now reads; the last one parsed is reused while its
+        text stays the same (the steps go document by document, locale by locale)."""
+        text = read_source(doc.path)
+        last = self._last_loaded
+        if last is not None and last[:3] == (doc.path, hints, text):
+            return last[3]
+        document = parse_document(text, self.segment_options(doc), hints=hints)
+        self._last_loaded = (doc.path, hints, text, document)
+        return document
 
     def select_locales(self, locales: tuple[str, ...] | list[str] = ()) -> list[str]:
         """The target locales to work on, as gettext names: the given ones (gettext names
@@ -266,6 +291,7 @@ class Project:
         from tolmach.glossary import GlossaryError, load_termbase
 
         termbase = load_termbase(path)
+        termbase.remember_in(self.glossary_matches)
         for term in termbase.terms:
             unknown = [d for d in term.domains if d not in self.config.domains]
             if unknown:
@@ -293,7 +319,22 @@ class Project:
         termbase = self.termbase
         if termbase is None:
             return None
-        return termbase.for_document(document, self.domains_of(document))
+        found = termbase.for_document(document, self.domains_of(document))
+        found.remember_in(self.glossary_matches)
+        return found
+
+    @cached_property
+    def glossary_matches(self):
+        """What the glossary found in texts, kept under the cache folder between runs."""
+        from tolmach.glossary.matchcache import CACHE_FILE, MatchStore
+
+        return MatchStore(self.root / CACHE_FILE)
+
+    def remember_glossary_matches(self) -> None:
+        """Keep what the glossary found in this run's texts for the next run
+        (:mod:`tolmach.glossary.matchcache`); called when a step has finished."""
+        if "glossary_matches" in self.__dict__:
+            self.glossary_matches.save()
 
     def describe_terms(self, document: str, locale: str | None = None):
         """``(text, heading) -> "glossary: ..." line`` for one document's entries, or None."""
@@ -305,18 +346,32 @@ class Project:
         return lambda text, heading=False: describe_terms(termbase, text, locale, heading)
 
     # --- steps ------------------------------------------------------------------
+    #
+    # Each step cuts its work into units (a document, or a document in one locale),
+    # keyed by the digests of what they read (tolmach.jobs.cache); units whose key and
+    # outputs are as recorded are not run again, the others run in batches on the run's
+    # executor (tolmach.jobs.units). The worker side is the module-level ``_work_*``
+    # functions at the end of this module.
 
-    def extract(self) -> list[StepResult]:
-        """Write ``locales/<doc>.pot`` for every document; say which lines look like a
-        syntax the document's dialect does not parse."""
-        results = []
-        for doc in self.documents:
-            document = self.load(doc, hints=True)
-            pot = self.template(doc, document)
-            path = self.template_path(doc.name)
-            written = write_po(pot, path, width=self.config.po_width)
-            warnings = tuple(f"{doc.relpath}:{hint.line}: {hint.message}" for hint in document.hints)
-            results.append(StepResult(path, written, document=doc.name, warnings=warnings))
+    def extract(self, run: RunOptions = _IN_PROCESS) -> list[StepResult]:
+        """Write ``locales/<doc>.pot`` for every document (of the run's shard); say which
+        lines look like a syntax the document's dialect does not parse."""
+        cache = self.result_cache(run)
+        digest = _digests(cache)
+        glossary = digest(self.glossary_file())
+        units = [
+            Unit(doc.name, key_of("extract", doc.relpath, doc.name, digest(doc.path), glossary),
+                 doc, doc.name)
+            for doc in self.selected(run)
+        ]
+        results = run_units(
+            "extract", units, _work_extract, self.run_context(), cache, run,
+            restore=lambda unit, warnings: StepResult(
+                self.template_path(unit.item.name), False, document=unit.item.name,
+                warnings=tuple(warnings)),
+            what="templates",
+        )
+        self.save_cache(cache)
         return results
 
     def template(self, doc: SourceDocument, document: Document | None = None) -> polib.POFile:
@@ -327,7 +382,11 @@ class Project:
         return pot
 
     def update(
-        self, locales: tuple[str, ...] | list[str] = (), *, keep_obsolete: bool | None = None
+        self,
+        locales: tuple[str, ...] | list[str] = (),
+        *,
+        keep_obsolete: bool | None = None,
+        run: RunOptions = _IN_PROCESS,
     ) -> list[StepResult]:
         """Create or update ``locales/<locale>/LC_MESSAGES/<doc>.po`` from the templates.
 
@@ -335,18 +394,62 @@ class Project:
         and the imported compendia) as fuzzy suggestions, when ``translation-memory`` is
         on. ``keep_obsolete`` (default: the ``keep-obsolete`` setting) keeps removed
         strings as ``#~`` entries. Each result carries an :class:`UpdateSummary`.
+
+        A catalog is merged again when its template, its own bytes, the glossary or the
+        options changed since it was last merged, or, if that merge asked the memory,
+        when the memory changed in its language.
         """
         chosen = self.select_locales(locales)
         keep = self.config.keep_obsolete if keep_obsolete is None else keep_obsolete
-        templates = {doc.name: self._read_template(doc) for doc in self.documents}
-        _ = self.termbase  # a broken glossary is refused before the memory learns anything
-        with contextlib.ExitStack() as stack:
-            memory = stack.enter_context(self._memory()) if self.config.translation_memory else None
-            return [
-                self._update_one(doc, templates[doc.name], locale, memory, keep)
-                for doc in self.documents
-                for locale in chosen
-            ]
+        cache = self.result_cache(run)
+        digest = _digests(cache)
+        glossary = digest(self.glossary_file())
+        docs = self.selected(run)
+        templates = {doc.name: digest(self.template_path(doc.name)) for doc in docs}
+        for doc in docs:  # before anything is read or written
+            if not templates[doc.name]:
+                self._read_template(doc)  # says which template is missing
+        memory_on = self.config.translation_memory
+        units = [
+            Unit(f"{locale}/{doc.name}",
+                 key_of("update", doc.name, locale, templates[doc.name], glossary, keep, memory_on),
+                 (doc, locale), doc.name)
+            for doc in docs
+            for locale in chosen
+        ]
+        states: dict[str, str] = {}
+
+        def prepare(stale: list[Unit]) -> None:
+            for name in dict.fromkeys(unit.item[0].name for unit in stale):
+                self._read_template_named(name)  # a broken template stops all, first
+            _ = self.termbase  # a broken glossary is refused before the memory learns anything
+            if memory_on:
+                with self._memory() as memory:
+                    from tolmach.memory.store import language_of
+
+                    for locale in chosen:
+                        states[language_of(locale)] = memory.state(language_of(locale))
+
+        def holds(condition: list) -> bool:
+            kind, language, state = condition
+            return kind == "memory" and states.get(language) == state
+
+        try:
+            results = run_units(
+                "update", units, _work_update, self.run_context(keep=keep, memory=states),
+                cache, run, restore=self._restore_update, holds=holds, what="catalogs",
+                before_work=prepare,
+            )
+        finally:
+            self._close_query_memory()
+        self.save_cache(cache)
+        return results
+
+    def _restore_update(self, unit: Unit, payload: dict) -> StepResult:
+        doc, locale = unit.item
+        stats = CatalogStats(*payload["stats"])
+        return StepResult(self.catalog_path(locale, doc.name), False, locale, doc.name, stats,
+                          UpdateSummary(kept=stats.total))
 
     def _read_template(self, doc: SourceDocument) -> polib.POFile:
         return self._read_template_named(doc.name)
@@ -364,7 +467,8 @@ class Project:
 
     def _update_one(
         self, doc: SourceDocument, template: polib.POFile, locale: str, memory, keep: bool
-    ) -> StepResult:
+    ) -> tuple[StepResult, str]:
+        """Merge one catalog; the result and the digest of the catalog's bytes now."""
         path = self.catalog_path(locale, doc.name)
         old = read_po(path) if path.is_file() else None
         merged = update_catalog(
@@ -377,11 +481,21 @@ class Project:
             keep_obsolete=keep,
         )
         self._refresh_glossary_comments(merged, locale, doc.name)
-        written = write_po(merged, path, width=self.config.po_width)
+        written, digest = self._write_catalog(merged, path)
         summary = summarize_update(old, merged)
-        return StepResult(
+        result = StepResult(
             path, written, locale, doc.name, catalog_stats(merged), summary, created=old is None
         )
+        return result, digest
+
+    def _write_catalog(self, po: polib.POFile, path: Path) -> tuple[bool, str]:
+        """Write a template or catalog as ``write_po`` does; whether the bytes changed, and
+        their digest."""
+        try:
+            text = format_po(po, self.config.po_width)
+        except ValueError as error:
+            raise CatalogError(path, None, str(error)) from None
+        return write_atomic(path, text), content_digest(text)
 
     def name_of(self, source: Path) -> str:
         """The catalog name of a file: the project's name for one of its documents, else
@@ -443,43 +557,72 @@ class Project:
         *,
         threshold: float | None = None,
         strict: bool = False,
+        run: RunOptions = _IN_PROCESS,
     ) -> list[BuildResult]:
         """Write ``output/<locale>/<doc>.md`` for catalogs complete enough (and clean, if strict).
 
         Every build is verified: a translation that would change the document's structure
         falls back to the source text (a note says which), or, if strict, the document is
-        not written.
+        not written. A document is built again when its source, its catalog, the options
+        (or, if strict, the glossary) changed, or its output no longer holds what was
+        written.
         """
         threshold = self.config.threshold if threshold is None else threshold
         chosen = self.select_locales(locales)
-        results = []
-        for doc in self.documents:
-            verifier = self.verifier(doc)
-            for locale in chosen:
-                results.append(self._build_one(doc, verifier, locale, threshold, strict))
+        cache = self.result_cache(run)
+        digest = _digests(cache)
+        glossary = digest(self.glossary_file()) if strict else ""
+        units = [
+            Unit(f"{locale}/{doc.name}",
+                 key_of("build", doc.relpath, locale, digest(doc.path),
+                        digest(self.catalog_path(locale, doc.name)), threshold, strict, glossary),
+                 (doc, locale), doc.name)
+            for doc in self.selected(run)
+            for locale in chosen
+        ]
+        results = run_units(
+            "build", units, _work_build, self.run_context(threshold=threshold, strict=strict),
+            cache, run, restore=self._restore_build, holds=self.probe_holds, what="documents",
+        )
+        self.save_cache(cache)
         return results
 
-    def verifier(self, doc: SourceDocument, document: Document | None = None) -> Verifier:
-        """Verified builds of ``doc``, with the project's settings."""
-        return Verifier(
-            document or self.load(doc),
-            options=self.segment_options(doc),
-            wrap_width=self.config.wrap_width,
+    def _restore_build(self, unit: Unit, payload: dict) -> BuildResult:
+        doc, locale = unit.item
+        return BuildResult(
+            locale, doc.name, self.output_path(locale, doc.name, doc.suffix),
+            CatalogStats(*payload["stats"]), skipped=payload["skipped"],
+            findings=[_finding(row) for row in payload["findings"]],
+            notes=tuple(payload["notes"]), refused=payload["refused"],
         )
+
+    def verifier(self, doc: SourceDocument, document: Document | None = None) -> Verifier:
+        """Verified builds of ``doc``, with the project's settings; the last one made is
+        reused for the same document (its source fingerprint is taken once)."""
+        document = document or self.load(doc)
+        last = self._last_verifier
+        if last is not None and last.document is document:
+            return last
+        self._last_verifier = Verifier(
+            document, options=self.segment_options(doc), wrap_width=self.config.wrap_width
+        )
+        return self._last_verifier
 
     def _build_one(
         self, doc: SourceDocument, verifier: Verifier, locale: str, threshold: float, strict: bool
-    ) -> BuildResult:
+    ) -> tuple[BuildResult, str | None]:
+        """Build one document in one locale; the result, and the digest of the output's
+        bytes when it was written (or found holding them)."""
         path = self.output_path(locale, doc.name, doc.suffix)
         po = self.read_catalog(locale, doc.name)
         if po is None:
             return BuildResult(
                 locale, doc.name, path, CatalogStats(), skipped="no catalog; run `tolmach update`"
-            )
+            ), None
         stats = catalog_stats(po)
         if stats.percent < threshold:
             reason = f"{stats.percent:.0f}% translated, below the threshold of {threshold:g}%"
-            return BuildResult(locale, doc.name, path, stats, skipped=reason)
+            return BuildResult(locale, doc.name, path, stats, skipped=reason), None
         verified = verifier.build(translations_of(po), same_image=self.same_image(doc, locale))
         notes = self.build_notes(locale, doc, po, verified, refused=strict)
         if strict:
@@ -496,9 +639,10 @@ class Project:
                 return BuildResult(
                     locale, doc.name, path, stats, skipped=reason, findings=errors,
                     notes=notes, refused=True,
-                )
+                ), None
         written = write_atomic(path, verified.text)
-        return BuildResult(locale, doc.name, path, stats, written=written, notes=notes)
+        result = BuildResult(locale, doc.name, path, stats, written=written, notes=notes)
+        return result, content_digest(verified.text)
 
     def build_notes(
         self,
@@ -567,21 +711,53 @@ class Project:
 
     def asset_variants(self, locale: str):
         """``(source file, old, new) -> bool``: may a translation point to ``new`` instead
-        of the asset ``old``? Only when ``new`` is its existing variant for ``locale``."""
+        of the asset ``old``? Only when ``new`` is its existing variant for ``locale``.
+
+        While a unit of work runs, each answer is noted (:meth:`probe_holds` asks again
+        before its recorded result is reused): it depends on files outside its inputs.
+        """
         from tolmach.markdown.assets import variant_checker
 
-        return variant_checker(self.root, locale, self.config.localized_assets)
+        accepts = variant_checker(self.root, locale, self.config.localized_assets)
 
-    def source_lines(self, doc: str) -> dict[str, str]:
+        def noted(source: str, old: str, new: str) -> bool:
+            answer = accepts(source, old, new)
+            if self._probes is not None:
+                self._probes.append(["variant", locale, source, old, new, answer])
+            return answer
+
+        return noted
+
+    @contextlib.contextmanager
+    def noting_probes(self) -> Iterator[list]:
+        """While a unit of work runs: the answers of :meth:`asset_variants`, noted as
+        conditions of its recorded result."""
+        self._probes = noted = []
+        try:
+            yield noted
+        finally:
+            self._probes = None
+
+    def probe_holds(self, condition: list) -> bool:
+        """Whether a noted answer of :meth:`asset_variants` is still the answer."""
+        if condition[0] != "variant":
+            return False
+        from tolmach.markdown.assets import variant_checker
+
+        _, locale, source, old, new, answer = condition
+        return variant_checker(self.root, locale, self.config.localized_assets)(source, old, new) == answer
+
+    def source_lines(self, doc: str, document: Document | None = None) -> dict[str, str]:
         """msgid → ``source.md:LINE`` where the text first occurs, read from the document
-        itself, so findings name the source line whatever ``location`` says."""
+        itself (``document``, if already parsed), so findings name the source line
+        whatever ``location`` says."""
         cached = self._source_lines.get(doc)
         if cached is None:
             cached = {}
-            for source in self.documents:
-                if source.name == doc:
-                    for segment in self.load(source).segments:
-                        cached.setdefault(segment.text, f"{source.relpath}:{segment.line}")
+            source = self.document_of(doc)
+            if source is not None:
+                for segment in (document or self.load(source)).segments:
+                    cached.setdefault(segment.text, f"{source.relpath}:{segment.line}")
             self._source_lines[doc] = cached
         return cached
 
@@ -611,48 +787,286 @@ class Project:
             created=result.created,
         )
 
-    def catalogs(self, locales: tuple[str, ...] | list[str] = ()) -> list[tuple[str, str, Path]]:
-        """``(locale, document, path)`` of every catalog the chosen locales should have."""
+    def catalogs(
+        self, locales: tuple[str, ...] | list[str] = (), run: RunOptions = _IN_PROCESS
+    ) -> list[tuple[str, str, Path]]:
+        """``(locale, document, path)`` of every catalog the chosen locales should have
+        (of the run's shard)."""
         chosen = self.select_locales(locales)
         return [
             (locale, doc.name, self.catalog_path(locale, doc.name))
-            for doc in self.documents
+            for doc in self.selected(run)
             for locale in chosen
         ]
 
-    def check(self, locales: tuple[str, ...] | list[str] = ()) -> list:
+    def check(
+        self, locales: tuple[str, ...] | list[str] = (), run: RunOptions = _IN_PROCESS
+    ) -> list:
         """Findings of every catalog of the chosen locales, in document × locale order;
-        a catalog not made yet is a finding too, not a silent pass."""
-        from tolmach.checks import Finding
+        a catalog not made yet is a finding too, not a silent pass. A catalog is checked
+        again when it, its source, the glossary or the check settings changed."""
+        chosen = self.select_locales(locales)
+        cache = self.result_cache(run)
+        digest = _digests(cache)
+        glossary = digest(self.glossary_file())
+        units, missing = [], {}
+        for doc in self.selected(run):
+            for locale in chosen:
+                path = self.catalog_path(locale, doc.name)
+                catalog = digest(path) if cache is not None else ("?" if path.is_file() else "")
+                if not catalog:
+                    missing[len(units)] = self._no_catalog(path, locale)
+                    units.append(None)
+                    continue
+                key = key_of("check", doc.relpath, locale, digest(doc.path), catalog, glossary)
+                units.append(Unit(f"{locale}/{doc.name}", key, (doc, locale), doc.name))
+        checked = run_units(
+            "check", [u for u in units if u is not None], _work_check, self.run_context(), cache,
+            run, restore=lambda _, rows: [_finding(row) for row in rows],
+            holds=self.probe_holds, what="catalogs",
+        )
+        self.save_cache(cache)
+        found = iter(checked)
+        return [
+            finding
+            for number, unit in enumerate(units)
+            for finding in ([missing[number]] if unit is None else next(found))
+        ]
 
-        findings = []
-        for locale, doc, path in self.catalogs(locales):
-            if path.is_file():
-                findings.extend(self.check_catalog(locale, doc))
-            else:
-                findings.append(
-                    Finding(
-                        self.shown(path),
-                        0,
-                        "untranslated",
-                        self.check_config.severity_of("untranslated"),
-                        f"no catalog yet; run `tolmach update -l {locale_tag(locale)}`",
-                    )
-                )
-        return findings
+    def _no_catalog(self, path: Path, locale: str):
+        from tolmach.checks.registry import Finding
 
-    def stats(self, locales: tuple[str, ...] | list[str] = ()) -> list[StepResult]:
+        return Finding(
+            self.shown(path),
+            0,
+            "untranslated",
+            self.check_config.severity_of("untranslated"),
+            f"no catalog yet; run `tolmach update -l {locale_tag(locale)}`",
+        )
+
+    def stats(
+        self, locales: tuple[str, ...] | list[str] = (), run: RunOptions = _IN_PROCESS
+    ) -> list[StepResult]:
         """Progress of every catalog, and the waivers it declares; one not made yet counts
         its template as untranslated."""
-        from tolmach.checks.runner import count_waivers
-
-        results = []
-        for locale, doc, path in self.catalogs(locales):
-            po = read_po(path) if path.is_file() else None
-            stats = catalog_stats(po if po is not None else self._read_template_named(doc))
-            waivers = count_waivers(po) if po is not None else 0
-            results.append(StepResult(path, False, locale, doc, stats, waivers=waivers))
+        chosen = self.select_locales(locales)
+        cache = self.result_cache(run)
+        digest = _digests(cache)
+        units = []
+        for doc in self.selected(run):
+            for locale in chosen:
+                path = self.catalog_path(locale, doc.name)
+                source = digest(path) or "template:" + digest(self.template_path(doc.name))
+                units.append(Unit(f"{locale}/{doc.name}", key_of("stats", source),
+                                  (doc, locale), doc.name))
+        results = run_units(
+            "stats", units, _work_stats, self.run_context(), cache, run,
+            restore=lambda unit, payload: StepResult(
+                self.catalog_path(unit.item[1], unit.item[0].name), False, unit.item[1],
+                unit.item[0].name, CatalogStats(*payload[0]), waivers=payload[1]),
+            what="catalogs",
+        )
+        self.save_cache(cache)
         return results
+
+    # --- running: the cache, the documents of a run, the workers' side -------------------
+
+    @cached_property
+    def cache_version(self) -> str:
+        """What every recorded result depends on besides its own inputs: tolmach (code,
+        data, dependencies) and the project's settings."""
+        from dataclasses import asdict
+
+        settings = {k: v for k, v in asdict(self.config).items() if k not in ("root", "source")}
+        return key_of(environment_digest(), json.dumps(settings, sort_keys=True, default=str))
+
+    def result_cache(self, run: RunOptions) -> ResultCache | None:
+        """The cache a run reads and adds to (None when the run uses none)."""
+        if not run.cache:
+            return None
+        scope = run.shard.label if run.shard is not None else None
+        return ResultCache(self.root, self.cache_version, scope=scope, trust=not run.force)
+
+    def save_cache(self, cache: ResultCache | None) -> None:
+        """Keep what a step learned for the next run: its results and glossary matches."""
+        if cache is not None:
+            cache.save(doc.name for doc in self.documents)
+        self.remember_glossary_matches()
+
+    def selected(self, run: RunOptions) -> list[SourceDocument]:
+        """The documents a run works on: all, or its shard's."""
+        if run.shard is None:
+            return self.documents
+        return [doc for doc in self.documents if run.shard.holds(doc.name)]
+
+    def glossary_file(self) -> Path:
+        """Where the glossary is (refused when a link leads it out of the locales folder)."""
+        return self.locales_file(self.config.glossary_path)
+
+    def run_context(self, **options) -> tuple:
+        """What a worker needs besides its items: this project (by token, or rebuilt
+        from its settings in another process) and the step's options."""
+        _PROJECTS[self._token] = self
+        return (self._token, self.config, options)
+
+    def _query_memory(self):
+        """The memory, opened for look-ups only (the run has brought it up to date)."""
+        if self._open_memory is None:
+            from tolmach.memory.store import CACHE_FILE, TranslationMemory
+
+            self._open_memory = TranslationMemory(self.root / CACHE_FILE, self.config.source_locale)
+        return self._open_memory
+
+    def _close_query_memory(self) -> None:
+        if self._open_memory is not None:
+            self._open_memory.close()
+            self._open_memory = None
+
+
+# --- the workers' side ---------------------------------------------------------------
+
+_PROJECTS: dict[str, Project] = {}  # in a worker: the project of the run, by its token
+
+
+def _worker_project(context: tuple) -> tuple[Project, dict]:
+    """The project a batch belongs to, and the step's options (see :func:`worker_project`)."""
+    return worker_project(context), context[2]
+
+
+def worker_project(context: tuple) -> Project:
+    """The project a batch belongs to: the very object in this process or a forked
+    worker, else made once per process from the settings the batch carries."""
+    token, config, _ = context
+    project = _PROJECTS.get(token)
+    if project is None:
+        _PROJECTS.clear()
+        project = _PROJECTS[token] = Project(config)
+        project._token = token
+    return project
+
+
+def _work_extract(batch: tuple) -> list[Fresh]:
+    project, _ = _worker_project(batch[0])
+    fresh = []
+    for doc in batch[1]:
+        document = project.load(doc, hints=True)
+        path = project.template_path(doc.name)
+        written, digest = project._write_catalog(project.template(doc, document), path)
+        warnings = [f"{doc.relpath}:{hint.line}: {hint.message}" for hint in document.hints]
+        result = StepResult(path, written, document=doc.name, warnings=tuple(warnings))
+        fresh.append(Fresh(result, warnings, {path: digest}))
+    return fresh
+
+
+class _NotingMemory:
+    """The memory as a merge sees it, noting whether it was asked at all: a catalog
+    merged without asking does not depend on what the memory holds."""
+
+    def __init__(self, memory) -> None:
+        self.memory = memory
+        self.asked = False
+
+    def best(self, text: str, locale: str, *, threshold: float, exclude_document: str | None):
+        self.asked = True
+        return self.memory.best(text, locale, threshold=threshold, exclude_document=exclude_document)
+
+
+def _work_update(batch: tuple) -> list[Fresh]:
+    project, options = _worker_project(batch[0])
+    states = options["memory"]
+    fresh, templates = [], {}
+    for doc, locale in batch[1]:
+        template = templates.get(doc.name)
+        if template is None:
+            templates.clear()
+            template = templates[doc.name] = project._read_template(doc)
+        memory = None
+        if project.config.translation_memory:
+            memory = _NotingMemory(project._query_memory())
+        result, digest = project._update_one(doc, template, locale, memory, options["keep"])
+        conditions = ()
+        if memory is not None and memory.asked:
+            from tolmach.memory.store import language_of
+
+            language = language_of(locale)
+            conditions = (["memory", language, states[language]],)
+        payload = {"stats": _stats_row(result.stats)}
+        fresh.append(Fresh(result, payload, {result.path: digest}, conditions))
+    return fresh
+
+
+def _work_build(batch: tuple) -> list[Fresh]:
+    project, options = _worker_project(batch[0])
+    fresh, verifier, current = [], None, None
+    for doc, locale in batch[1]:
+        if current != doc.name:
+            verifier, current = project.verifier(doc), doc.name
+        with project.noting_probes() as probes:
+            result, digest = project._build_one(
+                doc, verifier, locale, options["threshold"], options["strict"])
+        conditions = tuple(probes)
+        payload = {
+            "stats": _stats_row(result.stats), "skipped": result.skipped,
+            "findings": [_finding_row(f) for f in result.findings], "notes": list(result.notes),
+            "refused": result.refused,
+        }
+        outputs = {result.path: digest} if digest is not None else {}
+        fresh.append(Fresh(result, payload, outputs, conditions))
+    return fresh
+
+
+def _work_check(batch: tuple) -> list[Fresh]:
+    project, _ = _worker_project(batch[0])
+    fresh, verifier, current = [], None, None
+    for doc, locale in batch[1]:
+        if current != doc.name:
+            project._source_lines.clear()  # one document at a time
+            verifier, current = project.verifier(doc), doc.name
+            project.source_lines(doc.name, verifier.document)
+        with project.noting_probes() as probes:
+            po = read_po(project.catalog_path(locale, doc.name))
+            built = verifier.build(translations_of(po), same_image=project.same_image(doc, locale))
+            findings = project.check_catalog(locale, doc.name, po, verified=built)
+        conditions = tuple(probes)
+        fresh.append(Fresh(findings, [_finding_row(f) for f in findings], None, conditions))
+    return fresh
+
+
+def _work_stats(batch: tuple) -> list[Fresh]:
+    from tolmach.checks.runner import count_waivers
+
+    project, _ = _worker_project(batch[0])
+    fresh = []
+    for doc, locale in batch[1]:
+        path = project.catalog_path(locale, doc.name)
+        po = read_po(path) if path.is_file() else None
+        stats = catalog_stats(po if po is not None else project._read_template_named(doc.name))
+        waivers = count_waivers(po) if po is not None else 0
+        result = StepResult(path, False, locale, doc.name, stats, waivers=waivers)
+        fresh.append(Fresh(result, [_stats_row(stats), waivers]))
+    return fresh
+
+
+_FINDING_FIELDS = ("path", "line", "check", "severity", "message", "msgid", "waived", "source", "fix")
+
+
+def _finding_row(finding) -> list:
+    return [getattr(finding, name) for name in _FINDING_FIELDS]
+
+
+def _finding(row: list):
+    from tolmach.checks.registry import Finding
+
+    return Finding(*row)
+
+
+def _stats_row(stats: CatalogStats) -> list[int]:
+    return [getattr(stats, f.name) for f in fields(CatalogStats)]
+
+
+def _digests(cache: ResultCache | None):
+    """File digests for unit keys; without a cache, keys are never compared."""
+    return cache.digest if cache is not None else (lambda path: "?")
 
 
 _GLOSSARY_STUB = """\

@@ -382,21 +382,37 @@ class _ProposalFinder:
 
     An unreviewed (fuzzy) translation is offered only when its own text has left the
     template: one that stays would otherwise be proposed again for other entries on the
-    next run, so a second ``update`` with nothing changed would change the catalog.
+    next run, so a second ``update`` with nothing changed would change the catalog. It is
+    still offered to the text it was proposed from (its ``#|`` msgid), when that text
+    returns: the proposal is where that text's translation lives on.
     """
 
     def __init__(
         self, old_entries: list[polib.POEntry], threshold: float, staying: set[tuple]
     ) -> None:
         self.threshold = threshold
-        self.candidates = [
-            entry
-            for entry in old_entries
-            if _translated(entry) and ("fuzzy" not in entry.flags or _key(entry) not in staying)
-        ]
-        self.index = FuzzyIndex([entry.msgid for entry in self.candidates])
+        self.candidates = []
+        self.carried: dict[tuple, polib.POEntry] = {}
+        for entry in old_entries:
+            if not _translated(entry):
+                continue
+            if "fuzzy" not in entry.flags or _key(entry) not in staying:
+                self.candidates.append(entry)
+            elif entry.previous_msgid is not None:
+                self.carried.setdefault((entry.previous_msgctxt, entry.previous_msgid), entry)
+        self._index: FuzzyIndex | None = None
+
+    @property
+    def index(self) -> FuzzyIndex:
+        """Built on first use: a catalog whose entries all match exactly needs none."""
+        if self._index is None:
+            self._index = FuzzyIndex([entry.msgid for entry in self.candidates])
+        return self._index
 
     def best(self, wanted: polib.POEntry) -> Proposal | None:
+        carried = self.carried.get(_key(wanted))
+        if carried is not None:
+            return Proposal(fuzz.ratio(wanted.msgid, carried.msgid) / 100, "previous translation", carried)
         if not self.candidates:
             return None
         found = self.index.search(wanted.msgid, self.threshold, limit=8)

@@ -73,6 +73,8 @@ def fingerprint(msgid: str) -> str:
 
 def waivers_in(entry: polib.POEntry) -> list[Waiver]:
     """Every waiver on ``entry``: comment waivers first, then ``ignore-<check>`` flags."""
+    if not entry.flags and "tolmach:" not in (entry.tcomment or ""):
+        return []
     found = []
     for line in (entry.tcomment or "").split("\n"):
         match = _WAIVER_RE.match(line.strip())

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from functools import lru_cache
 from unicodedata import east_asian_width
 
 from tolmach.checks.inline import OBJECT
@@ -52,9 +53,9 @@ _BAND_SHORT = 3.0  # and for shorter ones
 def length(ctx: EntryContext) -> Iterator[str]:
     """Translation not far shorter or longer than usual for the language pair."""
     source = _visible_length(ctx.source_markup.text)
-    target = _visible_length(ctx.target_markup.text)
     if source < SHORTEST:
         return
+    target = _visible_length(ctx.target_markup.text)
     expected = expected_ratio(ctx.source_language, ctx.language)
     band = _BAND_LONG if source >= 60 else _BAND_SHORT
     ratio = target / source
@@ -74,6 +75,7 @@ def expected_ratio(source_language: str, target_language: str) -> float:
     return _RELATIVE_LENGTH.get(target_language, 1.0) / source
 
 
+@lru_cache(maxsize=4096)
 def _visible_length(text: str) -> int:
     """Display width: full-width (East Asian wide) characters count two."""
     text = " ".join(text.replace(OBJECT, " ").split())

@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
+from functools import lru_cache
 
 from tolmach.checks.inline import mask_code
 from tolmach.checks.registry import EntryContext, check
@@ -46,6 +47,8 @@ def _images_as_source(ctx: EntryContext) -> list[str]:
     (``images/a.uk.png`` for ``images/a.png``) counted as that image: a translator may
     point to the localized picture, and to nothing else."""
     images = list(ctx.target_markup.images)
+    if not images:
+        return images
     unmatched = list((Counter(ctx.source_markup.images) - Counter(images)).elements())
     for index, new in enumerate(images):
         old = next((o for o in unmatched if ctx.is_asset_variant(o, new)), None)
@@ -129,6 +132,8 @@ def _label(label: str) -> str:
 def _reference_labels(ctx: EntryContext) -> Iterator[str]:
     """``[text][label]`` labels kept; a shortcut ``[label]`` may stand for one either way."""
     src, tgt = ctx.source_markup, ctx.target_markup
+    if not (src.labels or tgt.labels):
+        return
     missing = Counter(src.labels) - Counter(tgt.labels + tgt.shortcuts)
     added = Counter(tgt.labels) - Counter(src.labels + src.shortcuts)
     yield from compare_multisets(
@@ -138,7 +143,11 @@ def _reference_labels(ctx: EntryContext) -> Iterator[str]:
 
 def _emphasis(ctx: EntryContext) -> Iterator[str]:
     src, tgt = ctx.source_markup, ctx.target_markup
-    stray = Counter(tgt.stray_delimiters) - Counter(src.stray_delimiters)
+    stray = (
+        Counter(tgt.stray_delimiters) - Counter(src.stray_delimiters)
+        if tgt.stray_delimiters
+        else ()
+    )
     for run in stray:
         yield (
             f"emphasis marker {run} left as text: it does not open or close "
@@ -164,6 +173,8 @@ _BLOCK_STARTS: tuple[tuple[str, re.Pattern[str]], ...] = (
 )
 _ORDERED_FIRST = re.compile(r"^ {0,3}\d{1,9}[.)](?:[ \t]|$)")
 _ORDERED_LATER = re.compile(r"^ {0,3}1[.)](?:[ \t]|$)")
+# Every pattern above starts so: a line that does not cannot open a block.
+_MAY_OPEN_BLOCK = re.compile(r" {0,3}[#>\-+*_=`~0-9]|(?: {4}|\t)")
 _HEADING_CLOSE = re.compile(r"[ \t]#+[ \t]*$")
 _UNESCAPED_PIPE = re.compile(r"(?<!\\)\|")
 
@@ -172,15 +183,24 @@ def _block_syntax(ctx: EntryContext) -> Iterator[str]:
     if ctx.is_heading or ctx.is_table_cell:
         yield from _single_line_rules(ctx)
         return
-    source_starts = Counter(_line_starts(ctx.source))
-    for start, count in (Counter(_line_starts(ctx.target)) - source_starts).items():
+    target_starts = _line_starts(ctx.target)
+    if not target_starts:
+        return
+    for start, count in (target_starts - _line_starts(ctx.source)).items():
         yield f"{start} at the start of a line: the source has none there" + _times(count)
 
 
-def _line_starts(text: str) -> Iterator[str]:
+@lru_cache(maxsize=4096)
+def _line_starts(text: str) -> Counter[str]:
     """The block syntax that each line of ``text`` would open in the built document."""
+    return Counter(_each_line_start(text))
+
+
+def _each_line_start(text: str) -> Iterator[str]:
     lines = mask_code(text).split("\n")
     for number, line in enumerate(lines):
+        if not _MAY_OPEN_BLOCK.match(line):
+            continue
         for name, pattern in _BLOCK_STARTS:
             if pattern.match(line) and not (name == "indented code" and number > 0):
                 yield name

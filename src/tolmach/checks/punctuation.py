@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from functools import lru_cache
 
 from tolmach.checks.inline import OBJECT
 from tolmach.checks.registry import EntryContext, check
@@ -147,11 +148,18 @@ def _full_width_end(ctx: EntryContext, end: tuple[str, str]) -> Iterator[str]:
 @check("whitespace")
 def whitespace(ctx: EntryContext) -> Iterator[str]:
     """Leading and trailing whitespace as in the source (it becomes indentation or breaks)."""
-    for where, pattern in (("leading", r"^\s*"), ("trailing", r"\s*$")):
-        source = re.search(pattern, ctx.source).group(0)  # type: ignore[union-attr]
-        target = re.search(pattern, ctx.target).group(0)  # type: ignore[union-attr]
-        if source != target:
-            yield f"{where} whitespace changed: {source!r} → {target!r}"
+    source, target = ctx.source, ctx.target
+    for where, ends in (("leading", _leading), ("trailing", _trailing)):
+        if ends(source) != ends(target):
+            yield f"{where} whitespace changed: {ends(source)!r} → {ends(target)!r}"
+
+
+def _leading(text: str) -> str:
+    return text[: len(text) - len(text.lstrip())]
+
+
+def _trailing(text: str) -> str:
+    return text[len(text.rstrip()) :]
 
 
 @check("spacing", severity="warning")
@@ -169,7 +177,7 @@ def spacing(ctx: EntryContext) -> Iterator[str]:
 def repeated_word(ctx: EntryContext) -> Iterator[str]:
     """No word written twice in a row ("the the") unless the source does the same."""
     allowed = _ALLOWED_REPEATS.get(ctx.language, set())
-    source = len(_REPEATED_WORD_RE.findall(ctx.source_markup.text))
+    source = _repeats(ctx.source_markup.text)
     repeats = [
         m.group(0)
         for m in _REPEATED_WORD_RE.finditer(ctx.target_markup.text)
@@ -177,6 +185,11 @@ def repeated_word(ctx: EntryContext) -> Iterator[str]:
     ]
     for repeat in repeats[source:]:
         yield f"repeated word: {repeat!r}"
+
+
+@lru_cache(maxsize=4096)
+def _repeats(text: str) -> int:
+    return len(_REPEATED_WORD_RE.findall(text))
 
 
 @check("brackets")
@@ -239,7 +252,7 @@ def quotes(ctx: EntryContext) -> Iterator[str]:
     own = QUOTES.get(ctx.language)
     if own is None:
         return
-    foreign = sorted({c for c in ctx.target_markup.text if c in _DOUBLE_QUOTES} - set(own))
+    foreign = sorted(set(_DOUBLE_QUOTE_RE.findall(ctx.target_markup.text)) - set(own))
     if foreign:
         yield (
             f"quotation marks {''.join(foreign)} are not used in {ctx.locale}: "

@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from functools import cached_property
+from functools import cached_property, lru_cache
 from typing import Any, Literal
 
 import polib
@@ -216,6 +216,7 @@ class DocumentContext:
     enabled: frozenset[str] = frozenset()
 
 
+@lru_cache(maxsize=256)
 def language_of(locale: str) -> str:
     """``zh_CN``, ``zh-Hans`` and ``ZH`` all name the language ``zh``."""
     return re.split(r"[_\-@.]", locale.strip(), maxsplit=1)[0].lower()

@@ -66,15 +66,38 @@ def check_entry(
     ``dialect`` (a :class:`~tolmach.markdown.dialects.Dialect`) tells which spans of the
     entry are protected atoms (``{{ x }}``, shortcodes, math …)."""
     config = config or CheckConfig()
+    return _check_entry(
+        entry, locale, config, list(_enabled(config, "entry")), termbase, source_locale, path,
+        asset_variants, source, dialect,
+    )
+
+
+def _check_entry(
+    entry: polib.POEntry,
+    locale: str,
+    config: CheckConfig,
+    checks: list[Check],
+    termbase: Any,
+    source_locale: str,
+    path: str,
+    asset_variants: Any,
+    source: str,
+    dialect: Any,
+) -> list[Finding]:
+    """:func:`check_entry` with the enabled checks listed once per catalog."""
     source = source or _first_occurrence(entry)
-    waived = waivers_of(entry)
-    findings = list(_bad_waivers(entry, path, source))
-    findings += _lapsed(entry, path, source)
+    waivers = waivers_in(entry)
+    findings: list[Finding] = []
+    waived: set[str] = set()
+    if waivers:
+        findings += _bad_waivers(entry, path, source, waivers)
+        findings += _lapsed(entry, path, source, waivers)
+        waived = {w.check for w in waivers if w.holds_for(entry.msgid)}
     if not _is_published(entry):
         return findings
     used: set[str] = set()
     contexts = list(_contexts(entry, locale, source_locale, termbase, asset_variants, dialect))
-    for check in _enabled(config, "entry"):
+    for check in checks:
         for ctx, prefix in contexts:
             for message in _messages(check, ctx):
                 is_waived = check.name in waived
@@ -84,7 +107,8 @@ def check_entry(
                 findings.append(
                     _finding(entry, path, check, config, prefix + message, is_waived, source)
                 )
-    findings.extend(_stale_waivers(entry, path, waived - used, config, source))
+    if waived:
+        findings.extend(_stale_waivers(entry, path, waived - used, config, source))
     return findings
 
 
@@ -122,19 +146,13 @@ def check_catalog(
     """
     config = config or CheckConfig()
     sources = sources or {}
+    checks = list(_enabled(config, "entry"))
     findings: list[Finding] = []
     for entry in po:
         findings.extend(
-            check_entry(
-                entry,
-                locale,
-                config,
-                termbase=termbase,
-                source_locale=source_locale,
-                path=path,
-                asset_variants=asset_variants,
-                source=sources.get(entry.msgid, ""),
-                dialect=dialect,
+            _check_entry(
+                entry, locale, config, checks, termbase, source_locale, path, asset_variants,
+                sources.get(entry.msgid, ""), dialect,
             )
         )
     findings.extend(_catalog_counts(po, path, locale, config, source_locale, sources))
@@ -249,9 +267,11 @@ def _finding(
     )
 
 
-def _bad_waivers(entry: polib.POEntry, path: str, source: str) -> Iterator[Finding]:
+def _bad_waivers(
+    entry: polib.POEntry, path: str, source: str, waivers: list[Waiver]
+) -> Iterator[Finding]:
     """A waiver that names no check is an error: a typo must not hide as a waiver."""
-    for waiver in waivers_in(entry):
+    for waiver in waivers:
         if waiver.check in CHECKS:
             continue
         close = difflib.get_close_matches(waiver.check, list(CHECKS), n=1)
@@ -273,7 +293,7 @@ def _bad_waivers(entry: polib.POEntry, path: str, source: str) -> Iterator[Findi
         )
 
 
-def _lapsed(entry: polib.POEntry, path: str, source: str) -> list[Finding]:
+def _lapsed(entry: polib.POEntry, path: str, source: str, waivers: list[Waiver]) -> list[Finding]:
     """A waiver given for an earlier source text no longer waives: say so, once each."""
     return [
         Finding(
@@ -290,8 +310,8 @@ def _lapsed(entry: polib.POEntry, path: str, source: str) -> list[Finding]:
                 f"'[msgid {waiver.pin}]' to renew the waiver, or delete the waiver"
             ),
         )
-        for waiver in lapsed_waivers(entry)
-        if waiver.check in CHECKS
+        for waiver in waivers
+        if waiver.check in CHECKS and not waiver.holds_for(entry.msgid)
     ]
 
 

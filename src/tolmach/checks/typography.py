@@ -33,11 +33,14 @@ def typography(ctx: EntryContext) -> Iterator[str]:
     if apostrophe is None:
         return
     target, source = ctx.target_markup.text, ctx.source_markup.text
-    straight = _STRAIGHT_APOSTROPHE_RE.finditer(target)
-    extra = list(straight)[len(_STRAIGHT_APOSTROPHE_RE.findall(source)) :]
-    for found in extra:
-        word = _word_around(target, found.start())
-        yield f'straight apostrophe in "{word}": write "{word.replace(chr(39), apostrophe)}"'
+    if "'" in target:
+        straight = _STRAIGHT_APOSTROPHE_RE.finditer(target)
+        extra = list(straight)[len(_STRAIGHT_APOSTROPHE_RE.findall(source)) :]
+        for found in extra:
+            word = _word_around(target, found.start())
+            yield f'straight apostrophe in "{word}": write "{word.replace(chr(39), apostrophe)}"'
+    if '"' not in target:
+        return
     quotes = QUOTES.get(ctx.language, "“”")
     pairs = _STRAIGHT_QUOTES_RE.findall(target)[len(_STRAIGHT_QUOTES_RE.findall(source)) :]
     for pair in pairs:

@@ -8,8 +8,10 @@ line and exit code 1; anything else is a bug and keeps its traceback.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import click
@@ -29,6 +31,8 @@ __all__ = [
     "report_file",
     "reports_errors",
     "resolve_dialect_option",
+    "run_options",
+    "running",
     "shown",
 ]
 
@@ -189,3 +193,63 @@ def emit(text: str, output: Path) -> None:
 
 def report_file(state: AppState, path: Path, written: bool) -> None:
     click.echo(f"{'wrote' if written else 'unchanged'} {shown(path, state.root)}", err=True)
+
+
+def run_options(*, shard: bool = True):
+    """``-j N``, ``--shard K/N`` (if ``shard``), ``--force`` and ``--quiet``: how a
+    project command runs its units of work."""
+
+    def decorate(func):
+        func = click.option("-q", "--quiet", is_flag=True,
+                            help="No progress bar on a terminal, no summary line in a log.")(func)
+        func = click.option("--force", is_flag=True,
+                            help="Do every unit of work again, whatever the cache "
+                            "(.tolmach-cache/results) remembers; the results are "
+                            "remembered afresh.")(func)
+        if shard:
+            func = click.option("--shard", metavar="K/N", callback=_shard_option,
+                                help="Work on the K-th of N shares of the documents, as a "
+                                "CI matrix splits them (`publish` then assembles the "
+                                "site).")(func)
+        return click.option("-j", "--jobs", type=click.IntRange(1), metavar="N",
+                            help="Processes that run the units of work (default: one per "
+                            "core; 1: all in this process).")(func)
+
+    return decorate
+
+
+def _shard_option(ctx: click.Context, param: click.Parameter, value: str | None):
+    if value is None:
+        return None
+    from tolmach.jobs.shard import parse_shard
+
+    try:
+        return parse_shard(value)
+    except ValueError as error:
+        raise click.BadParameter(str(error)) from None
+
+
+@contextlib.contextmanager
+def running(
+    command: str, jobs: int | None, shard=None, force: bool = False, quiet: bool = False
+) -> Iterator:
+    """The :class:`~tolmach.jobs.executor.RunOptions` of one command: a process pool
+    for ``-j N`` (the cores by default), the shard, ``--force``, and its progress display."""
+    from tolmach.cli.progress import ProgressDisplay
+    from tolmach.jobs.executor import RunOptions, default_jobs, process_pool
+
+    jobs = jobs or default_jobs()
+    executor = process_pool(jobs) if jobs > 1 else None
+    display = ProgressDisplay(command, quiet=quiet, jobs=jobs)
+    finished = False
+    try:
+        yield RunOptions(executor=executor, shard=shard, force=force, progress=display)
+        finished = True
+    finally:
+        if executor is not None:
+            executor.shutdown(wait=True, cancel_futures=True)
+        if finished:
+            display.close()
+        else:
+            display.quiet = True
+            display.close()

@@ -11,30 +11,16 @@ import sys
 from pathlib import Path
 
 import click
-from markdown_it import MarkdownIt
-from mdit_py_plugins.front_matter import front_matter_plugin
 
 from tolmach.config import Config, ConfigError, ProjectNotFound, load_config, locate_project
 from tolmach.fileio import write_atomic
-from tolmach.glossary import GlossaryError, Termbase, load_termbase
-from tolmach.glossary.exchange import (
-    MULTILINGUAL_FORMATS,
-    PAIR_FORMATS,
-    dump_termbase_toml,
-    merge_locale,
-    read_csv,
-    read_omegat,
-    read_pairs,
-    read_tbx,
-    update_termbase_toml,
-    write_csv,
-    write_omegat,
-    write_pairs,
-    write_tbx,
-)
 
 __all__ = ["glossary"]
 
+# As tolmach.glossary.exchange names them (tests/test_help.py holds them equal); written
+# out here so that the command line starts without the glossary's libraries.
+MULTILINGUAL_FORMATS = ("tbx", "csv")
+PAIR_FORMATS = ("csv-pairs", "omegat")
 _FORMATS = (*MULTILINGUAL_FORMATS, *PAIR_FORMATS)
 _SUFFIXES = {".tbx": "tbx", ".csv": "csv", ".txt": "omegat", ".tab": "omegat", ".utf8": "omegat"}
 
@@ -64,7 +50,9 @@ def _glossary_path() -> Path:
     return _config().glossary_path
 
 
-def _load() -> Termbase:
+def _load():
+    from tolmach.glossary import GlossaryError, load_termbase
+
     path = _glossary_path()
     if not path.exists():
         raise click.ClickException(
@@ -111,7 +99,7 @@ def list_terms() -> None:
         click.echo(line + (f" — {term.note}" if term.note else ""))
 
 
-def _print_table(termbase: Termbase) -> None:
+def _print_table(termbase) -> None:
     from rich.console import Console
     from rich.markup import escape
     from rich.table import Table
@@ -175,6 +163,7 @@ def _discovery_input(config: Config, sources: tuple[Path, ...]):
     """Source segments (with headings marked), translated entries, and the termbase."""
     from tolmach.config import document_name
     from tolmach.fileio import read_source
+    from tolmach.glossary import GlossaryError, Termbase
     from tolmach.glossary.discovery import SourceSegment, TranslatedEntry
     from tolmach.markdown.document import parse_document
     from tolmach.project import Project
@@ -212,6 +201,9 @@ def _discovery_input(config: Config, sources: tuple[Path, ...]):
 
 def markdown_texts(markdown: str) -> list[str]:
     """The prose of a Markdown document: inline content, without code blocks or front matter."""
+    from markdown_it import MarkdownIt
+    from mdit_py_plugins.front_matter import front_matter_plugin
+
     parser = MarkdownIt("commonmark").enable("table").use(front_matter_plugin)
     return [token.content for token in parser.parse(markdown) if token.type == "inline"]
 
@@ -252,6 +244,8 @@ def export(fmt: str, locale: str | None, output: Path | None) -> None:
       tolmach glossary export --format csv-pairs -l de -o glossary.de.csv
       tolmach glossary export --format omegat -l zh_CN -o glossary.zh_CN.txt
     """
+    from tolmach.glossary.exchange import write_csv, write_omegat, write_pairs, write_tbx
+
     locale = _pair_locale(fmt, locale)
     termbase = _load()
     writers = {
@@ -289,6 +283,17 @@ def import_terms(file: Path, fmt: str | None, locale: str | None) -> None:
       tolmach glossary import glossary.tbx
       tolmach glossary import --format omegat -l de glossary.de.txt
     """
+    from tolmach.glossary import GlossaryError, Termbase
+    from tolmach.glossary.exchange import (
+        dump_termbase_toml,
+        merge_locale,
+        read_csv,
+        read_omegat,
+        read_pairs,
+        read_tbx,
+        update_termbase_toml,
+    )
+
     fmt = fmt or _format_of(file, locale)
     locale = _pair_locale(fmt, locale)
     target = _glossary_path()

@@ -12,9 +12,6 @@ from pathlib import Path
 
 import click
 
-from tolmach.catalog.pofile import CatalogError, format_po, read_po
-from tolmach.catalog.status import entry_lines, translations_of
-from tolmach.catalog.template import extract_template
 from tolmach.cli.common import (
     AppState,
     dialect_options,
@@ -26,11 +23,10 @@ from tolmach.cli.common import (
     report_file,
     reports_errors,
     resolve_dialect_option,
+    run_options,
+    running,
 )
-from tolmach.fileio import project_lock, read_source
-from tolmach.markdown.document import SegmentOptions, parse_document
-from tolmach.markdown.pseudo import pseudo_catalog
-from tolmach.markdown.verify import verified_build
+from tolmach.fileio import project_lock
 
 __all__ = ["build", "check", "extract", "pseudo", "stats", "update"]
 
@@ -44,35 +40,46 @@ __all__ = ["build", "check", "extract", "pseudo", "stats", "update"]
     help="Where to write the .pot (single-file mode; '-' for standard output).",
 )
 @dialect_options
+@run_options()
 @pass_state
 @reports_errors
 def extract(
-    state: AppState, source: Path | None, output: Path | None, dialect: str, syntax: tuple[str, ...]
+    state: AppState, source: Path | None, output: Path | None, dialect: str,
+    syntax: tuple[str, ...], jobs: int | None, shard, force: bool, quiet: bool,
 ) -> None:
     """Extract translatable segments into .pot templates.
 
     Lines that look like a syntax the document's dialect does not parse (a ::: container
-    in CommonMark, say) are reported as warnings with the presets that handle them.
+    in CommonMark, say) are reported as warnings with the presets that handle them. A
+    document whose source (and the glossary) did not change since the last run is
+    neither read nor written again.
 
     \b
     Examples:
       tolmach extract                              # every configured document
+      tolmach extract -j 4 --shard 1/3             # a third of them, on 4 processes
       tolmach extract article.md -o article.pot    # one file; a project around it
                                                    # gives its glossary comments
       tolmach extract guide.md -o guide.pot --dialect vitepress
     """
     if source is None:
         project = state.project()
-        with project_lock(state.root):
-            for result in project.extract():
-                report_file(state, result.path, result.written)
-                for warning in result.warnings:
-                    click.echo(f"warning: {warning}", err=True)
+        with project_lock(state.root), running("extract", jobs, shard, force, quiet) as run:
+            results = project.extract(run)
+        for result in results:
+            report_file(state, result.path, result.written)
+            for warning in result.warnings:
+                click.echo(f"warning: {warning}", err=True)
         for pattern in project.unmatched_patterns():
             click.echo(f"warning: documents pattern {pattern!r} matches no file", err=True)
         return
     if output is None:
         raise click.UsageError("single-file extract needs -o OUT.pot")
+    from tolmach.catalog.pofile import format_po
+    from tolmach.catalog.template import extract_template
+    from tolmach.fileio import read_source
+    from tolmach.markdown.document import SegmentOptions, parse_document
+
     options = SegmentOptions(dialect=resolve_dialect_option(dialect, syntax))
     document = parse_document(read_source(source), options, hints=True)
     for hint in document.hints:
@@ -105,10 +112,12 @@ def _project_around(state: AppState, source: Path):
               "--no-obsolete does (default: the keep-obsolete setting, on).")
 @format_option("text", "json", default="text",
                explained="text: one line per catalog and a total; json: for scripts.")
+@run_options()
 @pass_state
 @reports_errors
 def update(
-    state: AppState, locales: tuple[str, ...], keep_obsolete: bool | None, fmt: str
+    state: AppState, locales: tuple[str, ...], keep_obsolete: bool | None, fmt: str,
+    jobs: int | None, shard, force: bool, quiet: bool,
 ) -> None:
     """Create or update the .po catalogs of each locale from the templates.
 
@@ -117,18 +126,22 @@ def update(
     from the translation memory (fuzzy, `#. memory: 92% from <doc>`). Prints per catalog
     and in total: `+3 new, ~2 fuzzy, −1 obsolete, 40 kept`.
 
+    A catalog whose template, own text, the glossary and (if its last merge asked it)
+    the translation memory did not change is neither read nor written again.
+
     \b
     Examples:
       tolmach update -l en -l de
       tolmach update --no-obsolete --format json
+      tolmach update --shard 2/4                   # one machine of four in CI
     """
     from tolmach.catalog.merge import UpdateSummary
     from tolmach.catalog.progress import update_json, update_text
 
     project = state.project()
     locales = tuple(project.select_locales(locales))  # a mistake stops before the lock
-    with project_lock(state.root):
-        results = project.update(locales, keep_obsolete=keep_obsolete)
+    with project_lock(state.root), running("update", jobs, shard, force, quiet) as run:
+        results = project.update(locales, keep_obsolete=keep_obsolete, run=run)
     rows = [project.catalog_row(result) for result in results]
     if fmt == "json":
         click.echo(update_json(rows))
@@ -169,6 +182,7 @@ def update(
     "would change the document's structure.",
 )
 @dialect_options
+@run_options()
 @pass_state
 @reports_errors
 def build(
@@ -181,6 +195,10 @@ def build(
     strict: bool,
     dialect: str,
     syntax: tuple[str, ...],
+    jobs: int | None,
+    shard,
+    force: bool,
+    quiet: bool,
 ) -> None:
     """Write localized Markdown from the catalogs.
 
@@ -188,7 +206,8 @@ def build(
     Every build is verified: a translation that would change the document's structure
     (a heading, list, table, code block or definition added, lost or changed) is
     replaced by the source text, with one line naming the entry and the source line;
-    with --strict the document is not written instead.
+    with --strict the document is not written instead. A document whose source and
+    catalog did not change since it was last built is not built again.
 
     \b
     Examples:
@@ -204,16 +223,17 @@ def build(
     failed = False
     project = state.project()
     locales = tuple(project.select_locales(locales))  # a mistake stops before the lock
-    with project_lock(state.root):
-        for result in project.build(locales, threshold=threshold, strict=strict):
-            label = f"{result.locale}/{result.document}"
-            for note in result.notes:
-                click.echo(note, err=True)
-            if result.skipped:
-                failed = failed or result.refused
-                click.echo(f"skipped {label}: {result.skipped}", err=True)
-            else:
-                report_file(state, result.path, result.written)
+    with project_lock(state.root), running("build", jobs, shard, force, quiet) as run:
+        results = project.build(locales, threshold=threshold, strict=strict, run=run)
+    for result in results:
+        label = f"{result.locale}/{result.document}"
+        for note in result.notes:
+            click.echo(note, err=True)
+        if result.skipped:
+            failed = failed or result.refused
+            click.echo(f"skipped {label}: {result.skipped}", err=True)
+        else:
+            report_file(state, result.path, result.written)
     if strict and failed:
         sys.exit(1)
 
@@ -221,6 +241,12 @@ def build(
 def _build_single(source: Path, po_path: Path, output: Path, strict: bool, dialect) -> None:
     """One file: verified as a project build is; with ``strict``, a translation that
     changes the structure stops the build (nothing is written)."""
+    from tolmach.catalog.pofile import read_po
+    from tolmach.catalog.status import entry_lines, translations_of
+    from tolmach.fileio import read_source
+    from tolmach.markdown.document import SegmentOptions, parse_document
+    from tolmach.markdown.verify import verified_build
+
     document = parse_document(read_source(source), SegmentOptions(dialect=dialect))
     po = read_po(po_path)
     _ensure_catalog_matches(po, po_path, source, document)
@@ -234,6 +260,8 @@ def _build_single(source: Path, po_path: Path, output: Path, strict: bool, diale
 
 def _ensure_catalog_matches(po, po_path: Path, source: Path, document) -> None:
     """Refuse a catalog made for another document: none of its strings are in this one."""
+    from tolmach.catalog.pofile import CatalogError
+
     msgids = {e.msgid for e in po if not e.obsolete}
     if not msgids:
         return
@@ -271,6 +299,9 @@ def pseudo(template: Path, output: Path, locale: str, dialect: str, syntax: tupl
       tolmach build seeds/rocm7.ru.md --po /tmp/rocm7.pseudo.po -o /tmp/rocm7.pseudo.md
       tolmach pseudo guide.pot -o guide.pseudo.po --dialect vitepress   # keeps {{ expr }}
     """
+    from tolmach.catalog.pofile import format_po, read_po
+    from tolmach.markdown.pseudo import pseudo_catalog
+
     chosen = resolve_dialect_option(dialect, syntax)
     po = pseudo_catalog(read_po(template), chosen.atoms if chosen.atom_labels else None)
     po.metadata["Language"] = locale
@@ -286,9 +317,11 @@ def pseudo(template: Path, output: Path, locale: str, dialect: str, syntax: tupl
     default="table",
     explained="table: for people (plain columns when not a terminal); json, csv: for scripts.",
 )
+@run_options()
 @pass_state
 @reports_errors
-def stats(state: AppState, locales: tuple[str, ...], fmt: str) -> None:
+def stats(state: AppState, locales: tuple[str, ...], fmt: str, jobs: int | None, shard,
+          force: bool, quiet: bool) -> None:
     """Show translation progress per locale and document, in entries and source words.
 
     A memory suggestion counts as untranslated until a translator confirms it. Words are
@@ -312,7 +345,9 @@ def stats(state: AppState, locales: tuple[str, ...], fmt: str) -> None:
     )
 
     project = state.project()
-    rows = [project.catalog_row(result) for result in project.stats(locales)]
+    with running("stats", jobs, shard, force, quiet) as run:
+        results = project.stats(locales, run)
+    rows = [project.catalog_row(result) for result in results]
     if fmt == "json":
         click.echo(stats_json(rows))
     elif fmt == "csv":
@@ -340,17 +375,21 @@ def stats(state: AppState, locales: tuple[str, ...], fmt: str) -> None:
 @click.option("--annotate", "annotate_dir", type=click.Path(file_okay=False, path_type=Path),
               help="Also write a copy of each catalog, findings as translator comments, "
               "to DIR/<locale>/<doc>.po for a PO editor.")
+@run_options()
 @pass_state
 @reports_errors
 def check(
-    state: AppState, locales: tuple[str, ...], fmt: str, list_only: bool, annotate_dir: Path | None
+    state: AppState, locales: tuple[str, ...], fmt: str, list_only: bool,
+    annotate_dir: Path | None, jobs: int | None, shard, force: bool, quiet: bool,
 ) -> None:
     """Check translations: markup, numbers, glossary, punctuation, length, completeness.
 
     Prints `path.po:LINE (source.md:LINE): severity: [check] message — how to fix` per
     finding (editors jump to the line), then waivers and a summary. Exit code 1 when
     there are errors. Waive a check on one entry with a translator comment:
-    `# tolmach: ignore numbers — reason`.
+    `# tolmach: ignore numbers — reason`. A catalog whose text, source, the glossary
+    and the check settings did not change is not checked again: its findings are the
+    ones recorded.
 
     \b
     Examples:
@@ -368,11 +407,14 @@ def check(
             click.echo(f"{name:<16} {severity:<8} {explanation}")
         return
     project = state.project()
-    findings = project.check(locales)
-    catalogs = project.catalogs(locales)
+    with running("check", jobs, shard, force, quiet) as run:
+        findings = project.check(locales, run)
+        progress = None
+        if fmt == "json":
+            progress = {row.path: row for row in map(project.catalog_row, project.stats(locales, run))}
+    catalogs = project.catalogs(locales, run)
     paths = [project.shown(path) for _, _, path in catalogs]
     if fmt == "json":
-        progress = {row.path: row for row in map(project.catalog_row, project.stats(locales))}
         click.echo(render_json(findings, paths, progress))
     else:
         render_human(findings, Console(width=120, highlight=False), paths)
@@ -394,7 +436,7 @@ def _check_config(state: AppState):
 
 
 def _annotate(state: AppState, project, catalogs, findings, folder: Path) -> None:
-    from tolmach.catalog.pofile import write_po
+    from tolmach.catalog.pofile import read_po, write_po
     from tolmach.checks.annotate import annotate_catalog
 
     for locale, doc, path in catalogs:

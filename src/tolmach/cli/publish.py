@@ -12,7 +12,7 @@ from pathlib import Path
 
 import click
 
-from tolmach.cli.common import AppState, reports_errors, shown
+from tolmach.cli.common import AppState, reports_errors, run_options, running, shown
 
 __all__ = ["preview", "publish", "screenshots"]
 
@@ -38,15 +38,21 @@ GENERATORS = ("mkdocs", "hugo", "vitepress", "docusaurus")
               path_type=Path)), metavar="GENERATOR DIR", default=None,
               help="Instead of a site, write the localized Markdown into DIR in the i18n "
                    "layout of mkdocs, hugo, vitepress or docusaurus, plus its config snippet.")
+@run_options(shard=False)
 @reports_errors
 def publish(output: Path | None, locales: tuple[str, ...], threshold: float | None,
             allow_errors: bool, review: str, no_search: bool,
-            export: tuple[str, Path] | None) -> None:
+            export: tuple[str, Path] | None, jobs: int | None, force: bool,
+            quiet: bool) -> None:
     """Publish the verified translations as a static HTML site, in every language.
 
     \b
     A translation is published when it reaches the threshold and has no check errors;
     the others are listed with the reason, and their reviewer pages say what to fix.
+    Only what changed is judged and written again: a document whose source and
+    catalogs did not change keeps its verdicts, a page whose text and links did not
+    change is not rendered, the index only when a title or state changed. After a CI
+    matrix ran `--shard K/N` on each machine, one `publish` assembles the whole site.
 
     \b
     Examples:
@@ -67,7 +73,8 @@ def publish(output: Path | None, locales: tuple[str, ...], threshold: float | No
                   "in-site": out / "review", "none": None}[review]
     options = PublishOptions(locales=locales, threshold=threshold, allow_errors=allow_errors,
                              review=review_dir, search=False if no_search else None)
-    report = publish_site(project, out, options)
+    with running("publish", jobs, None, force, quiet) as run:
+        report = publish_site(project, out, options, run)
     _print_report(report, state.root, review_dir)
 
 

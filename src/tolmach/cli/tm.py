@@ -11,20 +11,17 @@ from pathlib import Path
 
 import click
 
-from tolmach.catalog.pofile import CatalogError
 from tolmach.cli.common import error_line
-from tolmach.fileio import WriteError, write_error
-from tolmach.memory.compendium import read_compendium
-from tolmach.memory.store import (
-    CACHE_FILE,
-    TranslationMemory,
-    TranslationMemoryError,
-    project_catalogs,
-    project_memory,
-)
-from tolmach.memory.tmx import TmxError, write_tmx
 
-_ERRORS = (TranslationMemoryError, TmxError, CatalogError, WriteError)
+
+def _errors() -> tuple[type[Exception], ...]:
+    """The errors a memory command reports in one line (imported when one runs)."""
+    from tolmach.catalog.pofile import CatalogError
+    from tolmach.fileio import WriteError
+    from tolmach.memory.store import TranslationMemoryError
+    from tolmach.memory.tmx import TmxError
+
+    return (TranslationMemoryError, TmxError, CatalogError, WriteError)
 
 
 def _project() -> tuple[Path, str, str]:
@@ -54,11 +51,13 @@ def _gettext_name(locale: str | None) -> str | None:
         raise click.BadParameter(str(error), param_hint="-l") from None
 
 
-def _open() -> TranslationMemory:
+def _open():
+    from tolmach.memory.store import project_memory
+
     root, source, locales = _project()
     try:
         return project_memory(root, source, locales)
-    except _ERRORS as error:
+    except _errors() as error:
         raise click.ClickException(error_line(error)) from error
 
 
@@ -98,7 +97,7 @@ def search(text: str, locale: str, threshold: float, limit: int) -> None:
     with _open() as memory:
         try:
             matches = memory.search(text, locale, threshold=threshold, limit=limit)
-        except _ERRORS as error:
+        except _errors() as error:
             raise click.ClickException(error_line(error)) from error
     if not matches:
         click.echo(f"No translation into {locale} at {threshold:.0%} or more.")
@@ -135,11 +134,13 @@ def export(file_format: str, output: Path, locale: str | None) -> None:
     Example:
       tolmach tm export --format tmx -o memory.tmx
     """
+    from tolmach.memory.tmx import write_tmx
+
     _, source, _ = _project()
     with _open() as memory:
         try:
             written = write_tmx(memory.units(locale), output, source)
-        except _ERRORS as error:
+        except _errors() as error:
             raise click.ClickException(error_line(error)) from error
     click.echo(f"Wrote {written} translation units to {output} ({file_format.upper()} 1.4b).")
 
@@ -153,15 +154,17 @@ def import_(file: Path) -> None:
     Example:
       tolmach tm import compendium.tmx
     """
+    from tolmach.memory.compendium import read_compendium
+
     _, source, _ = _project()
     try:
         units = read_compendium(file, source)
-    except _ERRORS as error:
+    except _errors() as error:
         raise click.ClickException(error_line(error)) from error
     with _open() as memory:
         try:
             added = memory.import_units(file.name, units)
-        except _ERRORS as error:
+        except _errors() as error:
             raise click.ClickException(error_line(error)) from error
     click.echo(f"Imported {added} translation units from {file.name}.")
 
@@ -174,6 +177,9 @@ def rebuild() -> None:
     Example:
       tolmach tm rebuild
     """
+    from tolmach.fileio import write_error
+    from tolmach.memory.store import CACHE_FILE, TranslationMemory, project_catalogs
+
     root, source, locales = _project()
     database = root / CACHE_FILE
     for leftover in (database, Path(f"{database}-wal"), Path(f"{database}-shm")):
@@ -186,6 +192,6 @@ def rebuild() -> None:
         with TranslationMemory(database, source) as memory:
             read = memory.refresh(project_catalogs(root, locales))
             count = memory.count()
-    except _ERRORS as error:
+    except _errors() as error:
         raise click.ClickException(error_line(error)) from error
     click.echo(f"Rebuilt the translation memory: {count} segments from {read} catalogs.")

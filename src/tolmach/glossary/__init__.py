@@ -13,15 +13,35 @@ ranks term candidates (with :mod:`~tolmach.glossary.baseline` and
 from TBX, CSV and OmegaT.
 """
 
-from tolmach.glossary.compliance import (
-    GlossaryViolation,
-    check_entry,
-    check_translation,
-    describe_terms,
-    waived_terms,
-)
-from tolmach.glossary.termbase import build_termbase, load_termbase, parse_termbase
-from tolmach.glossary.terms import GlossaryError, Term, Termbase, TermMatch
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from tolmach.glossary.compliance import (
+        GlossaryViolation,
+        check_entry,
+        check_translation,
+        describe_terms,
+        waived_terms,
+    )
+    from tolmach.glossary.termbase import build_termbase, load_termbase, parse_termbase
+    from tolmach.glossary.terms import GlossaryError, Term, Termbase, TermMatch
+
+_EXPORTS = {
+    "GlossaryViolation": "tolmach.glossary.compliance",
+    "check_entry": "tolmach.glossary.compliance",
+    "check_translation": "tolmach.glossary.compliance",
+    "describe_terms": "tolmach.glossary.compliance",
+    "waived_terms": "tolmach.glossary.compliance",
+    "build_termbase": "tolmach.glossary.termbase",
+    "load_termbase": "tolmach.glossary.termbase",
+    "parse_termbase": "tolmach.glossary.termbase",
+    "GlossaryError": "tolmach.glossary.terms",
+    "Term": "tolmach.glossary.terms",
+    "Termbase": "tolmach.glossary.terms",
+    "TermMatch": "tolmach.glossary.terms",
+}
 
 __all__ = [
     "GlossaryError",
@@ -37,3 +57,15 @@ __all__ = [
     "parse_termbase",
     "waived_terms",
 ]
+
+
+def __getattr__(name: str):
+    """Load an exported name on first use, so importing the package stays cheap."""
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    import importlib
+
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value

@@ -77,6 +77,8 @@ def check_entry(
     What a waiver excuses comes back marked ``waived``; a waiver that excuses nothing
     comes back too (waived), so reviewers see every waiver.
     """
+    if not translator_comment or "glossary-waive" not in translator_comment:
+        return _violations(termbase, source, target, locale, (), heading)
     waivers = waived_terms(translator_comment)
     problems = [
         GlossaryViolation(term, "waiver", f"waiver for {quote_term(term)} gives no reason")
@@ -112,10 +114,13 @@ def _violations(
 ) -> list[GlossaryViolation]:
     if not target.strip():
         return []
+    terms = _unique_terms(termbase.find_in_source(source, heading))
+    if not terms:
+        return []
     skip = {term_key(w) for w in waived}
     prepared = TargetText(target, _language(locale))
     violations: list[GlossaryViolation] = []
-    for term in _unique_terms(termbase.find_in_source(source, heading)):
+    for term in terms:
         found = _check_term(term, prepared, locale)
         if found and skip and term_key(term.source) in skip:
             found = [replace(v, waived=True) for v in found]

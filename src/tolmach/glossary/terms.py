@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Literal
 
 from tolmach.glossary.match import SourceIndex, Token, is_cyrillic, lemma_pattern
+from tolmach.glossary.matchcache import Found, MatchStore, MatchTable, table_name
 from tolmach.glossary.senses import Context, document_matches
 
 __all__ = [
@@ -132,12 +133,47 @@ class Termbase:
     def _by_document(self) -> dict[tuple[str, frozenset[str]], Termbase]:
         return {}
 
+    @functools.cached_property
+    def _by_subset(self) -> dict[tuple[int, ...], Termbase]:
+        return {}
+
+    @functools.cached_property
+    def _positions(self) -> dict[int, int]:
+        return {id(term): index for index, term in enumerate(self.terms)}
+
+    @functools.cached_property
+    def _heading_rules(self) -> bool:
+        """Whether a term holds only in headings, or never in them."""
+        return any(t.context.headings != "any" for t in self.terms)
+
+    @functools.cached_property
+    def match_name(self) -> str:
+        """A digest of what finding these terms depends on (:mod:`.matchcache`)."""
+        return table_name((t.spellings, t.case_sensitive, t.context) for t in self.terms)
+
+    @functools.cached_property
+    def match_table(self) -> MatchTable:
+        """What these terms found per text, so each text is matched once per run (or
+        never again, with :meth:`remember_in`)."""
+        return MatchTable(self.match_name)
+
+    def remember_in(self, store: MatchStore) -> None:
+        """Take what earlier runs found from ``store``, and leave there what this run finds."""
+        if "match_table" not in self.__dict__:
+            self.__dict__["match_table"] = store.table(self.match_name)
+
     def find_in_source(self, text: str, heading: bool = False) -> list[TermMatch]:
         """Terms in a source segment, longest first, in text order.
 
         A term with context conditions is found only where they hold; ``heading``
         says whether the segment is a heading.
         """
+        heading = heading and self._heading_rules
+        found = self.match_table.get(text, heading, lambda: self._find(text, heading))
+        terms = self.terms
+        return [TermMatch(terms[i], start, end, text[start:end]) for i, start, end in found]
+
+    def _find(self, text: str, heading: bool) -> Found:
         accept = None
         conditional = self._with_context
         if conditional:
@@ -147,18 +183,23 @@ class Termbase:
                     return True
                 return term.context.accepts(tokens, start, end, lemmas, heading)
 
+        positions = self._positions
         hits = self._index.find(text, accept)
-        return [TermMatch(h.item, h.start, h.end, text[h.start : h.end]) for h in hits]
+        return tuple((positions[id(hit.item)], hit.start, hit.end) for hit in hits)
 
     def for_document(self, name: str, domains: frozenset[str] | set[str] = frozenset()) -> Termbase:
-        """The terms that hold in one document (by its name and its domains)."""
+        """The terms that hold in one document (by its name and its domains); documents
+        that have the same terms share one termbase, and what it found."""
         key = (name, frozenset(domains))
         if key not in self._by_document:
             if not any(t.scope or t.domains for t in self.terms):
                 self._by_document[key] = self
             else:
-                terms = tuple(t for t in self.terms if t.applies_to(name, key[1]))
-                self._by_document[key] = Termbase(terms, self.ignored)
+                chosen = tuple(i for i, t in enumerate(self.terms) if t.applies_to(name, key[1]))
+                if chosen not in self._by_subset:
+                    terms = tuple(self.terms[i] for i in chosen)
+                    self._by_subset[chosen] = Termbase(terms, self.ignored)
+                self._by_document[key] = self._by_subset[chosen]
         return self._by_document[key]
 
     @property

@@ -15,8 +15,33 @@ default; VitePress, MkDocs Material, Hugo … as parser plugins), whose one pars
 segmentation, verification and checks alike.
 """
 
-from tolmach.markdown.build import apply_translations
-from tolmach.markdown.document import Document, Segment, parse_document
-from tolmach.markdown.pseudo import pseudo_translate
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from tolmach.markdown.build import apply_translations
+    from tolmach.markdown.document import Document, Segment, parse_document
+    from tolmach.markdown.pseudo import pseudo_translate
+
+_EXPORTS = {
+    "apply_translations": "tolmach.markdown.build",
+    "Document": "tolmach.markdown.document",
+    "Segment": "tolmach.markdown.document",
+    "parse_document": "tolmach.markdown.document",
+    "pseudo_translate": "tolmach.markdown.pseudo",
+}
 
 __all__ = ["Document", "Segment", "apply_translations", "parse_document", "pseudo_translate"]
+
+
+def __getattr__(name: str):
+    """Load an exported name on first use, so importing the package stays cheap."""
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    import importlib
+
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value

@@ -26,6 +26,7 @@ from markdown_it.rules_inline.escape import escape as _escape_rule
 from markdown_it.rules_inline.newline import newline as _newline_rule
 from markdown_it.token import Token
 
+from tolmach.fileio import count_work
 from tolmach.markdown.comments import Directives
 from tolmach.markdown.dialects import COMMONMARK, Dialect
 from tolmach.markdown.dialects.hints import SyntaxHint, syntax_hints
@@ -99,6 +100,7 @@ def parse_document(
     options = options or SegmentOptions()
     lines = split_lines(text)
     env: dict = {}
+    count_work("parse")
     tokens = _segmenting_parser(options.dialect).parse(_normalized(text), env)
     directives = Directives()
     found = list(_Walk(tokens, lines, options, directives).segments())

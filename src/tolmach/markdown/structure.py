@@ -45,6 +45,7 @@ from typing import NamedTuple
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
 
+from tolmach.fileio import count_work
 from tolmach.markdown.atoms import inline_atoms, normalize_tag
 from tolmach.markdown.frontmatter import locate_front_matter_values
 from tolmach.markdown.segment import split_lines
@@ -140,6 +141,7 @@ def fingerprint(
     with ``translatable_html`` an HTML block is compared by its tags, not its bytes.
     """
     env: dict = {}
+    count_work("parse")
     tokens = parser.parse(_parser_input(text), env)
     constructs = _token_constructs(tokens, text, front_matter_keys, translatable_html)
     constructs.extend(_reference_constructs(env))

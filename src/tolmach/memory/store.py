@@ -12,6 +12,7 @@ score the short list with the similarity `tolmach.catalog.merge` uses.
 
 from __future__ import annotations
 
+import os
 import shutil
 import sqlite3
 from collections import Counter
@@ -188,6 +189,24 @@ class TranslationMemory:
                 f"the memory holds translations from {stored['source_locale']}, "
                 f"the project translates from {self.source_locale}; run `tolmach tm rebuild`",
             )
+        if "id" not in stored:  # what tells this database from one made again later
+            self.db.execute("INSERT OR IGNORE INTO meta VALUES ('id', ?)", (os.urandom(8).hex(),))
+
+    def state(self, language: str) -> str:
+        """A token that changes whenever the segments in ``language`` change (or the
+        database is made anew): an answer of :meth:`best` recorded with it still holds
+        while the token is the same."""
+        rows = dict(self._guarded(lambda: self.db.execute(
+            "SELECT key, value FROM meta WHERE key IN ('id', ?)", (f"state:{language}",)
+        ).fetchall()))
+        return f"{rows.get('id', '')}:{rows.get(f'state:{language}', '')}"
+
+    def _touch(self, languages: Iterable[str]) -> None:
+        """Give each language whose segments change a new :meth:`state`."""
+        self.db.executemany(
+            "INSERT OR REPLACE INTO meta VALUES (?, ?)",
+            [(f"state:{language}", os.urandom(8).hex()) for language in sorted(set(languages))],
+        )
 
     # ------------------------------------------------------------ filling
 
@@ -255,6 +274,7 @@ class TranslationMemory:
             postings += [(language, feature, number) for feature in features]
         self.db.executemany("INSERT INTO segments VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)
         self._index(postings, +1)
+        self._touch(row[3] for row in rows)
         return len(units)
 
     def _forget_origin(self, name: str) -> None:
@@ -271,6 +291,7 @@ class TranslationMemory:
             if feature
         ]
         self._index(postings, -1)
+        self._touch(language for _, language, _ in rows)
         self.db.execute("DELETE FROM origins WHERE name = ?", (name,))
 
     def _index(self, postings: list[tuple[str, str, int]], sign: int) -> None:

@@ -27,7 +27,7 @@ from tolmach.project import SourceDocument
 from tolmach.publish.pages import Page
 from tolmach.publish.web import url_path
 
-__all__ = ["ASSETS", "SiteFiles", "copy_if_changed"]
+__all__ = ["ASSETS", "SiteFiles", "copy_if_changed", "link_line"]
 
 ASSETS = "assets"
 _HASH_LENGTH = 10
@@ -54,7 +54,9 @@ class SiteFiles:
         """The ``links`` callback of :func:`render_article` for one page."""
         return lambda kind, url: self.resolve(page, kind, url)
 
-    def resolve(self, page: Page, kind: str, url: str) -> str:
+    def resolve(self, page: Page, kind: str, url: str, line: int | None = None) -> str:
+        """Where a destination of ``page`` leads on the site; a missing file is noted as
+        a problem at ``line`` of the source (found from the page when not given)."""
         if not is_local_reference(url):
             return url
         parts = urlsplit(url)
@@ -62,7 +64,7 @@ class SiteFiles:
             f"#{parts.fragment}" if parts.fragment else "")
         target = (page.doc.path.parent / local_path(url)).resolve()
         if target != self._resolved_root and self._resolved_root not in target.parents:
-            self._problem(page, kind, url, "points outside the project")
+            self._problem(page, kind, url, "points outside the project", line)
             return url
         doc = self._by_path.get(target)
         if doc is not None:
@@ -71,7 +73,7 @@ class SiteFiles:
                 code = self.source_code
             return page.root + url_path(f"{code}/{doc.name}.html") + suffix
         if not target.is_file():
-            self._problem(page, kind, url, "not found")
+            self._problem(page, kind, url, "not found", line)
             return url
         chosen = self._variant(page, url, target)
         return page.root + url_path(self._publish_asset(chosen)) + suffix
@@ -97,8 +99,8 @@ class SiteFiles:
         self.assets[site_path] = path
         return site_path
 
-    def _problem(self, page: Page, kind: str, url: str, what: str) -> None:
-        line = _line_of(page, local_path(url))
+    def _problem(self, page: Page, kind: str, url: str, what: str, line: int | None) -> None:
+        line = line or link_line(page, url)
         where = f"{page.doc.relpath}:{line}" if line else page.doc.relpath
         label = "image" if kind == "image" else "link target"
         in_translation = "" if page.progress is None else f" (in the {page.language.code} translation)"
@@ -107,9 +109,12 @@ class SiteFiles:
             self.problems.append(message)
 
 
-def _line_of(page: Page, path: str) -> int | None:
-    """The source line of the passage that holds ``path``: the translation's passage when a
-    translator wrote it, else the line in the original."""
+def link_line(page: Page, url: str) -> int | None:
+    """The source line of the passage that holds a local destination: the translation's
+    passage when a translator wrote it, else the line in the original."""
+    if not is_local_reference(url):
+        return None
+    path = local_path(url)
     for passage in page.passages:
         if passage.translation and path in passage.translation:
             return passage.segment.line

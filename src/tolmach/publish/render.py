@@ -33,6 +33,8 @@ from markdown_it.token import Token
 from mdit_py_plugins.footnote import footnote_plugin
 from mdit_py_plugins.front_matter import front_matter_plugin
 
+from tolmach.fileio import count_work
+
 __all__ = [
     "ALLOWED_SCHEMES",
     "Fallback",
@@ -137,6 +139,7 @@ def render_article(
     destination ("link"), e.g. to the published copy of an asset.
     """
     md = _parser()
+    count_work("render")
     tokens = md.parse(text.removeprefix("\ufeff"), {})  # a BOM is a signature, not text
     _align_by_class(tokens)
     if fallback is not None:

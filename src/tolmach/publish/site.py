@@ -25,6 +25,7 @@ from __future__ import annotations
 import hashlib
 import os
 import re
+import shutil
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -33,12 +34,15 @@ from jinja2 import Environment
 from markupsafe import Markup
 
 from tolmach.catalog.status import translations_of
-from tolmach.fileio import ensure_inside, write_atomic
-from tolmach.markdown.verify import VerifiedBuild
+from tolmach.fileio import ensure_inside, move_into_place, write_atomic
+from tolmach.jobs.cache import MISS, content_digest, key_of
+from tolmach.jobs.executor import RunOptions
+from tolmach.jobs.units import Fresh, Unit, run_units
+from tolmach.markdown.verify import VerifiedBuild, Verifier
 from tolmach.project import SourceDocument
 from tolmach.publish.gate import Verdict, error_count, judge
 from tolmach.publish.interface import Interface, interface_for
-from tolmach.publish.links import ASSETS, SiteFiles, copy_if_changed
+from tolmach.publish.links import ASSETS, SiteFiles, copy_if_changed, link_line
 from tolmach.publish.pages import (
     REVISION_LENGTH,
     Language,
@@ -49,7 +53,7 @@ from tolmach.publish.pages import (
     translated_page,
 )
 from tolmach.publish.render import content_security_policy, render_article
-from tolmach.publish.search import index_search, search_available
+from tolmach.publish.search import PAGEFIND, index_search, search_available
 from tolmach.publish.templating import Listed, contents, environment, static_text
 from tolmach.publish.web import FeedEntry, SitemapEntry, absolute, atom_feed, sitemap, url_path
 
@@ -120,10 +124,14 @@ class PublishReport:
 
 
 def publish_site(project, out_dir: Path | None = None,
-                 options: PublishOptions | None = None) -> PublishReport:
+                 options: PublishOptions | None = None,
+                 run: RunOptions | None = None) -> PublishReport:
     """Publish the project's verified pages into ``out_dir`` (default:
-    ``<output-dir>/site``); see the module docstring."""
-    return _Publisher(project, site_folder(project, out_dir), options or PublishOptions()).run()
+    ``<output-dir>/site``); see the module docstring. ``run``: the executor, ``--force``
+    and progress (default: in this process, the cache used)."""
+    publisher = _Publisher(project, site_folder(project, out_dir), options or PublishOptions(),
+                           run or RunOptions())
+    return publisher.run()
 
 
 def site_folder(project, chosen: Path | None = None) -> Path:
@@ -161,9 +169,15 @@ def verified_pages(project, *, threshold: float | None = None,
 
 
 class _Publisher:
-    def __init__(self, project, out_dir: Path, options: PublishOptions):
+    def __init__(self, project, out_dir: Path, options: PublishOptions,
+                 run: RunOptions | None = None):
         config = project.config
         self.project, self.out, self.options = project, out_dir, options
+        self.run_options = run or RunOptions()
+        self.published: set[tuple[str, str]] | None = None  # in a worker: every published page
+        self.links: dict[tuple[str, str], list] = {}  # a published page's destinations, in order
+        self.cache = None
+        self.token = os.urandom(8).hex()
         self.source = language(config.source_locale)
         requested = project.select_locales(options.locales)
         unknown = [c for c in requested if c not in config.locales and c != self.source.code]
@@ -192,14 +206,24 @@ class _Publisher:
         return [self.source, *self.targets]
 
     def _is_published(self, name: str, code: str) -> bool:
+        if self.published is not None:
+            return (name, code) in self.published
         outcome = self.outcomes.get((name, code))
         return outcome is not None and outcome.verdict.published
 
     def run(self) -> PublishReport:
-        self._judge_all()
-        self._refuse_links_out()
-        for doc in self.project.documents:
-            self._write_document(doc)
+        self.cache = self.project.result_cache(self.run_options)
+        staging = self._staging_folder()
+        try:
+            judged = self._judge_documents(staging)
+            self._resolve_links()
+            self._refuse_links_out()
+            self._install_reviews(judged)
+        finally:
+            if staging is not None:
+                shutil.rmtree(staging, ignore_errors=True)
+                _remove_empty_folders(staging.parent)
+        self._write_pages()
         self._write_lists()
         self._copy_assets()
         self._writestatic_text()
@@ -208,7 +232,9 @@ class _Publisher:
         if self.options.review is not None:
             self._write_review_index()
         self._remove_stale()
+        self.project.save_cache(self.cache)
         self.report.outcomes = list(self.outcomes.values())
+        self.project.remember_glossary_matches()
         return self.report
 
     def _refuse_links_out(self) -> None:
@@ -222,23 +248,104 @@ class _Publisher:
                 _inside_folder(self.options.review, self.options.review / lang.code,
                                "the reviewer pages' folder")
 
-    # --- pass 1: verdicts ------------------------------------------------------------
+    # --- pass 1: verdicts --------------------------------------------------------------
+    #
+    # One unit per document, run on the executor and remembered in the cache: its pages
+    # judged (read, verified, checked), the destinations of its published pages listed,
+    # its reviewer pages made (kept aside until nothing can stop the publish).
 
-    def _judge_all(self) -> None:
-        for doc in self.project.documents:
-            document = self.project.load(doc)
+    def _judge_documents(self, staging: Path | None) -> list[dict]:
+        digest = self.cache.digest if self.cache is not None else (lambda path: "?")
+        project = self.project
+        glossary = digest(project.glossary_file())
+        review = self.options.review
+        common = key_of(
+            self.threshold, self.options.allow_errors, self.options.drafts, self.source.code,
+            [t.code for t in self.targets], sorted(self.rebuilt), self.search,
+            self.options.live_reload, str(review) if review is not None else None,
+            str(self.out), glossary,
+        )
+        units = [
+            Unit(doc.name,
+                 key_of("judge", common, doc.relpath, self._selected(doc), digest(doc.path),
+                        [digest(project.catalog_path(t.code, doc.name)) for t in self.targets]),
+                 doc, doc.name)
+            for doc in project.documents
+        ]
+        context = (*self._context(), str(staging) if staging else None)
+        judged = run_units(
+            "publish-judge", units, _work_judge, context, self.cache, self.run_options,
+            restore=lambda unit, payload: payload, holds=project.probe_holds, what="documents",
+        )
+        for doc, payload in zip(project.documents, judged, strict=True):
+            for row in payload["pages"]:
+                code, verdict, facts, links = row
+                lang = self.source if code == self.source.code else self._target(code)
+                self.outcomes[(doc.name, code)] = Outcome(doc, lang, Verdict(*verdict), *facts)
+                if links is not None:
+                    self.links[(doc.name, code)] = links
+        return judged
+
+    def _context(self) -> tuple:
+        """What a worker needs to act as this publisher (this very object in process)."""
+        _PUBLISHERS[self.token] = self
+        return (self.token, self.project.run_context(), self.out, self.options)
+
+    def _target(self, code: str) -> Language:
+        return next(t for t in self.targets if t.code == code)
+
+    def _judge_one(self, doc: SourceDocument, staging: Path | None) -> Fresh:
+        """In a worker: one document's pages judged, their destinations listed, its
+        reviewer pages made into ``staging``."""
+        document = self.project.load(doc)
+        pages, rows = [], []
+        with self.project.noting_probes() as probes:
             for page in self._pages(doc, document):
                 verdict = self._verdict(page)
                 outcome = Outcome(
                     doc, page.language, verdict, page.title, page.description, page.updated,
                     page.progress.percent_label if page.progress else None, page.state)
                 self.outcomes[(doc.name, page.language.code)] = outcome
-        for doc in self.project.documents:  # links need every verdict first
-            document = self.project.load(doc)
-            for page in self._pages(doc, document):
-                outcome = self.outcomes[(doc.name, page.language.code)]
-                if outcome.verdict.published:
-                    outcome.fingerprint = self._fingerprint(page)
+                links = self._destinations(page) if verdict.published else None
+                facts = [page.title, page.description, page.updated, outcome.percent_label,
+                         page.state]
+                rows.append([page.language.code, [verdict.published, verdict.reason,
+                                                  verdict.errors], facts, links])
+                pages.append(page)
+        conditions = tuple(probes)
+        reviews, outputs = [], {}
+        if self.options.review is not None and self._selected(doc):
+            for page in pages:
+                if page.progress is not None and page.language.code in self.rebuilt:
+                    reviews.append(self._stage_review(page, staging))
+                    outputs[Path(reviews[-1][0])] = reviews[-1][2]
+        self.findings.clear()
+        self.verified.clear()
+        return Fresh({"pages": rows, "reviews": reviews}, {"pages": rows, "reviews": []},
+                     outputs, conditions)
+
+    def _destinations(self, page: Page) -> list:
+        """Every destination of a page, in order, with the source line of a local one:
+        what its link fingerprint and its assets are made from."""
+        found: list = []
+
+        def note(kind: str, url: str) -> str:
+            found.append([kind, url, link_line(page, url)])
+            return url
+
+        render_article(page.markdown, None, note)
+        return found
+
+    def _resolve_links(self) -> None:
+        """Every published page's links resolved, now that every verdict is known: its
+        fingerprint, the assets the site needs, and the files that are missing."""
+        for (name, code), links in self.links.items():
+            outcome = self.outcomes[(name, code)]
+            ref = _PageRef(outcome.doc, outcome.language,
+                           None if outcome.language == self.source else True)
+            hrefs = [f"{a['hreflang']} {a['href']}" for a in self._alternates(ref)]
+            hrefs += [self.files.resolve(ref, kind, url, line) for kind, url, line in links]
+            outcome.fingerprint = hashlib.sha256("\n".join(hrefs).encode()).hexdigest()[:16]
         if self.files.problems and not self.options.drafts:
             raise PublishError("\n".join(self.files.problems))
         self.report.notes.extend(self.files.problems)
@@ -273,41 +380,66 @@ class _Publisher:
             return Verdict(True, errors=error_count(page) if page.progress else 0)
         return judge(page, self.threshold, allow_errors=self.options.allow_errors)
 
-    def _fingerprint(self, page: Page) -> str:
-        """A short hash of everything a page links to: when it changes, the page is stale."""
-        hrefs = [f"{a['hreflang']} {a['href']}" for a in self._alternates(page)]
-        linker = self.files.linker(page)
-        render_article(page.markdown, None, lambda kind, url: hrefs.append(linker(kind, url)) or url)
-        return hashlib.sha256("\n".join(hrefs).encode()).hexdigest()[:16]
+    # --- pass 2: pages -----------------------------------------------------------------
+    #
+    # A published page is rendered again when what it is made of changed (its document's
+    # unit, its language row, its link fingerprint); a page of a locale not being rebuilt
+    # (``-l``) only when its links went stale.
 
-    # --- pass 2: pages ---------------------------------------------------------------
+    def _write_pages(self) -> None:
+        units = []
+        for doc in self.project.documents:
+            row = [self.outcomes[(doc.name, lang.code)] for lang in self.languages]
+            shown = [[o.language.code, o.verdict.published] for o in row]
+            for outcome in row:
+                if not outcome.verdict.published:
+                    continue
+                path = self.out / outcome.site_path
+                chosen = (outcome.language == self.source or outcome.language.code in self.rebuilt) \
+                    and self._selected(doc)
+                key = key_of("page", self._page_basis(doc), outcome.language.code, shown,
+                             outcome.fingerprint, outcome.verdict.errors, outcome.title)
+                if not chosen and not self._links_stale(outcome, path):
+                    key = "current"  # left alone: only stale links rewrite it
+                units.append(Unit(outcome.site_path, key, (doc, outcome.language.code, row),
+                                  doc.name))
+        published = {key for key, o in self.outcomes.items() if o.verdict.published}
+        context = (*self._context(), published)
+        done = run_units(
+            "publish-page", [u for u in units if u.key != "current"], _work_pages, context,
+            self.cache, self.run_options, restore=lambda unit, payload: None, what="pages",
+        )
+        self.report.files += len(units)
+        self.report.written.extend(path for path in done if path is not None)
 
-    def _write_document(self, doc: SourceDocument) -> None:
-        document = None
-        for lang in self.languages:
-            outcome = self.outcomes[(doc.name, lang.code)]
-            path = self.out / outcome.site_path
-            if not outcome.verdict.published:
-                continue
-            if not self._rebuilds(outcome, path):
-                continue
-            document = document or self.project.load(doc)
-            page = self._page(doc, document, lang)
-            self._write(outcome.site_path, self._render_page(page, outcome))
-        if self.options.review is not None:
-            for lang in self.targets:
-                if lang.code in self.rebuilt and self._selected(doc):
-                    document = document or self.project.load(doc)
-                    self._write_review(self._page(doc, document, lang))
+    def _page_basis(self, doc: SourceDocument) -> str:
+        """What every page of a document is made from besides its links: the sources of
+        its judgement, and the options that shape a page."""
+        digest = self.cache.digest if self.cache is not None else (lambda path: "?")
+        review = self.options.review
+        inside = review is not None and _inside(review, self.out)
+        return key_of(doc.relpath, str(self.out), digest(doc.path),
+                      [digest(self.project.catalog_path(t.code, doc.name)) for t in self.targets],
+                      self.search, self.options.live_reload, self.options.drafts,
+                      review.relative_to(self.out).as_posix() if inside else None)
 
-    def _selected(self, doc: SourceDocument) -> bool:
-        return self.options.documents is None or doc.name in self.options.documents
+    def _render_document(self, doc: SourceDocument, codes: list[str]) -> list[Fresh]:
+        """In a worker: the chosen published pages of one document, rendered and written."""
+        document = self.project.load(doc)
+        verifier = self.project.verifier(doc, document)
+        fresh = []
+        for code in codes:
+            lang = self.source if code == self.source.code else self._target(code)
+            outcome = self.outcomes[(doc.name, code)]
+            page = self._page(doc, document, lang, verifier)
+            text = self._render_page(page, outcome)
+            path = _inside_folder(self.out, self.out / outcome.site_path, "the site folder")
+            written = write_atomic(path, text)
+            fresh.append(Fresh(path if written else None, None, {path: content_digest(text)}))
+        return fresh
 
-    def _rebuilds(self, outcome: Outcome, path: Path) -> bool:
-        """Pages of the locales being rebuilt, and any page whose links went stale."""
-        chosen = outcome.language is self.source or outcome.language.code in self.rebuilt
-        if chosen and self._selected(outcome.doc):
-            return True
+    def _links_stale(self, outcome: Outcome, path: Path) -> bool:
+        """Whether a page of a locale not rebuilt must be written again for its links."""
         if not path.is_file():
             return True
         with path.open("r", encoding="utf-8") as handle:
@@ -315,14 +447,20 @@ class _Publisher:
         match = _LINKS_META.search(head)
         return match is None or match.group(1) != outcome.fingerprint
 
-    def _page(self, doc: SourceDocument, document, lang: Language) -> Page:
-        if lang is self.source:
+    def _selected(self, doc: SourceDocument) -> bool:
+        return self.options.documents is None or doc.name in self.options.documents
+
+    def _page(self, doc: SourceDocument, document, lang: Language,
+              verifier: Verifier | None = None) -> Page:
+        """A published page's model, its text verified as it was judged; its findings
+        are not needed (the verdict is known)."""
+        if lang == self.source:
             return source_page(doc, document, lang)
         po = self.project.read_catalog(lang.code, doc.name)
-        findings = self.findings.get((doc.name, lang.code))
-        if findings is None:
-            findings = self._check(lang.code, doc.name, po)
-        return translated_page(doc, document, lang, po, findings)
+        verifier = verifier or self.project.verifier(doc, document)
+        verified = verifier.build(translations_of(po) if po else {},
+                                  same_image=self.project.same_image(doc, lang.code))
+        return translated_page(doc, document, lang, po, [], verified)
 
     def _alternates(self, page: Page) -> list[dict]:
         """``<link rel=alternate>`` of a page: every published language, then x-default."""
@@ -343,7 +481,7 @@ class _Publisher:
         rendered = render_article(page.markdown, fallback, self.files.linker(page))
         row = [self.outcomes[(page.doc.name, lang.code)] for lang in self.languages]
         switcher = [{"href": page.root + url_path(o.site_path), "language": o.language,
-                     "current": o.language is page.language}
+                     "current": o.language == page.language}
                     for o in row if o.verdict.published]
         review_href = None
         review = self.options.review
@@ -363,7 +501,7 @@ class _Publisher:
             alternates=self._alternates(page),
             languages=switcher,
             og_alternates=[o.language.og_locale for o in row
-                           if o.verdict.published and o.language is not page.language],
+                           if o.verdict.published and o.language != page.language],
             body=Markup(rendered.html),
             toc=toc if sum(1 + len(s["children"]) for s in toc) > 1 else [],
             page_lang_attrs=Markup("") if ui.matches_page else Markup(
@@ -395,8 +533,15 @@ class _Publisher:
     def _write(self, site_path: str, text: str | bytes) -> None:
         path = _inside_folder(self.out, self.out / site_path, "the site folder")
         self.report.files += 1
-        if write_atomic(path, text):
+        if self._changes(path, text) and write_atomic(path, text):
             self.report.written.append(path)
+
+    def _changes(self, path: Path, content: str | bytes) -> bool:
+        """Whether ``path`` does not hold ``content`` yet (by digest: nothing is read when
+        its size and time are as the cache last saw them)."""
+        if self.cache is None:
+            return True
+        return self.cache.digest(path) != content_digest(content)
 
     # --- lists, feeds, sitemap ---------------------------------------------------------
 
@@ -405,8 +550,21 @@ class _Publisher:
                 if self._is_published(d.name, lang.code)]
 
     def _write_lists(self) -> None:
+        """The index, the lists, feeds and sitemap, made again only when a line of them
+        changed: a page's title, description, date, state or verdict."""
         shown = [lang for lang in self.languages if self._published_in(lang)]
         self.shown = shown
+        if not self.base_url:
+            self.report.notes.append("no base-url: canonical and hreflang links are relative; "
+                                     "sitemap.xml and feeds are not written")
+        facts = [[name, code, o.verdict.published, o.title, o.description, o.updated,
+                  o.percent_label, o.state] for (name, code), o in self.outcomes.items()]
+        key = key_of("lists", facts, [lang.code for lang in shown], self.search,
+                     self.options.live_reload, str(self.out))
+        paths = self._list_paths(shown)
+        if self.cache is not None and self.cache.get("publish-lists", "lists", key) is not MISS:
+            self.report.files += len(paths)
+            return
         for lang in shown:
             self._write_locale_index(lang, shown)
             if self.search:
@@ -416,13 +574,25 @@ class _Publisher:
             for lang in shown:
                 self._write_feed(lang)
             self._write("sitemap.xml", "".join(sitemap(self._sitemap_entries())))
-        else:
-            self.report.notes.append("no base-url: canonical and hreflang links are relative; "
-                                     "sitemap.xml and feeds are not written")
+        if self.cache is not None:
+            self.cache.put("publish-lists", "lists", key,
+                           outputs={path: self.cache.digest(path) for path in paths})
+
+    def _list_paths(self, shown: list[Language]) -> list[Path]:
+        paths = [self.out / "index.html"]
+        for lang in shown:
+            paths.append(self.out / "articles" / f"{lang.code}.html")
+            if self.search:
+                paths.append(self.out / "search" / f"{lang.code}.html")
+            if self.base_url:
+                paths.append(self.out / "feeds" / f"{lang.code}.xml")
+        if self.base_url:
+            paths.append(self.out / "sitemap.xml")
+        return paths
 
     def _switch(self, shown: list[Language], folder: str, current: Language) -> list[dict]:
         return [{"href": f"../{folder}/{url_path(lang.code)}.html", "language": lang,
-                 "current": lang is current} for lang in shown]
+                 "current": lang == current} for lang in shown]
 
     def _write_locale_index(self, lang: Language, shown: list[Language]) -> None:
         ui = interface_for(lang.code)
@@ -504,6 +674,8 @@ class _Publisher:
         for site_path, source in sorted(self.files.assets.items()):
             self.report.files += 1
             target = _inside_folder(self.out, self.out / site_path, "the site folder")
+            if self.cache is not None and self.cache.digest(source) == self.cache.digest(target):
+                continue
             if copy_if_changed(source, target):
                 self.report.written.append(target)
 
@@ -513,16 +685,61 @@ class _Publisher:
             self._write(name, static_text(name))
 
     def _index_search(self) -> None:
+        """The Pagefind index, made again only when an article page changed."""
+        pages = sorted(o.site_path for o in self.outcomes.values() if o.verdict.published)
+        digest = self.cache.digest if self.cache is not None else (lambda path: "?")
+        key = key_of("search", str(self.out), [[page, digest(self.out / page)] for page in pages])
+        if self.cache is not None and self.cache.get("publish-search", "search", key) is not MISS:
+            return
         done = index_search(self.out)
         if done is not None:
             raise PublishError(done)
+        if self.cache is not None:
+            bundle = sorted(p for p in (self.out / PAGEFIND).rglob("*") if p.is_file())
+            self.cache.put("publish-search", "search", key,
+                           outputs={path: self.cache.digest(path) for path in bundle})
 
     # --- reviewer pages --------------------------------------------------------------------
 
     def _review_root(self, depth: int) -> str:
         return "../" * depth
 
-    def _write_review(self, page: Page) -> None:
+    def _staging_folder(self) -> Path | None:
+        """Where a run keeps the reviewer pages it made until nothing can stop it: in the
+        reviewer pages' folder, so that moving them in is a rename."""
+        review = self.options.review
+        if review is None:
+            return None
+        _inside_folder(review.parent, review, "the reviewer pages' folder")
+        return review / f".staging-{os.getpid()}"
+
+    def _stage_review(self, page: Page, staging: Path | None) -> list:
+        """In a worker: a reviewer page made and, if its bytes are new, written aside;
+        ``[target, staged or None, digest]``."""
+        text = self._review_html(page)
+        review = self.options.review
+        assert review is not None
+        site_path = f"{page.language.code}/{page.doc.name}.html"
+        target = _inside_folder(review, review / site_path, "the reviewer pages' folder")
+        digest = content_digest(text)
+        if target.is_file() and content_digest(target.read_bytes()) == digest:
+            return [str(target), None, digest]
+        if staging is None:  # in this process, with no folder aside: write it now
+            write_atomic(target, text)
+            return [str(target), None, digest]
+        staged = staging / site_path
+        write_atomic(staged, text)
+        return [str(target), str(staged), digest]
+
+    def _install_reviews(self, judged: list[dict]) -> None:
+        """Move the reviewer pages made aside into place (each a rename)."""
+        for payload in judged:
+            for target, staged, _ in payload["reviews"]:
+                if staged is not None:
+                    move_into_place(Path(staged), Path(target))
+                    self.report.reviewed.append(Path(target))
+
+    def _review_html(self, page: Page) -> str:
         review = self.options.review
         assert review is not None
         site_path = f"{page.language.code}/{page.doc.name}.html"
@@ -542,9 +759,7 @@ class _Publisher:
             flagged=[(n, p) for n, p in enumerate(page.passages, start=1) if p.findings],
             errors=sum(1 for f in counted if f.severity == "error"),
             warnings=sum(1 for f in counted if f.severity == "warning"))
-        target = _inside_folder(review, review / site_path, "the reviewer pages' folder")
-        if write_atomic(target, text):
-            self.report.reviewed.append(target)
+        return text
 
     def _write_review_index(self) -> None:
         review = self.options.review
@@ -565,7 +780,7 @@ class _Publisher:
             common, rows=rows, languages=self.targets)
         for name, content in (("index.html", text), *((n, static_text(n)) for n in STATIC_FILES)):
             target = _inside_folder(review, review / name, "the reviewer pages' folder")
-            if write_atomic(target, content):
+            if self._changes(target, content) and write_atomic(target, content):
                 self.report.reviewed.append(target)
 
     # --- clean-up ---------------------------------------------------------------------------
@@ -623,3 +838,56 @@ def _remove_empty_folders(folder: Path) -> None:
             path.rmdir()
     if not any(folder.iterdir()):
         folder.rmdir()
+
+
+@dataclass(frozen=True)
+class _PageRef:
+    """A published page as link resolution sees it, without its text."""
+
+    doc: SourceDocument
+    language: Language
+    progress: object  # None for the original
+    passages: tuple = ()
+
+    @property
+    def root(self) -> str:
+        return "../" * f"{self.language.code}/{self.doc.name}.html".count("/")
+
+
+# --- the workers' side ---------------------------------------------------------------------
+
+_PUBLISHERS: dict[str, _Publisher] = {}
+
+
+def _worker_publisher(context: tuple) -> _Publisher:
+    """The publisher of a run: the very one in this process or a forked worker, else
+    made once per process from what the batch carries."""
+    token, project_context, out, options = context[:4]
+    publisher = _PUBLISHERS.get(token)
+    if publisher is None:
+        from tolmach.project import worker_project
+
+        _PUBLISHERS.clear()
+        publisher = _PUBLISHERS[token] = _Publisher(worker_project(project_context), out, options)
+    return publisher
+
+
+def _work_judge(batch: tuple) -> list[Fresh]:
+    context, docs = batch
+    publisher = _worker_publisher(context)
+    staging = Path(context[4]) if context[4] else None
+    return [publisher._judge_one(doc, staging) for doc in docs]
+
+
+def _work_pages(batch: tuple) -> list[Fresh]:
+    context, items = batch
+    publisher = _worker_publisher(context)
+    publisher.published = context[4]  # every page's verdict, for links between pages
+    fresh: list[Fresh] = []
+    by_document: dict[str, tuple] = {}
+    for doc, code, row in items:
+        publisher.outcomes.update({(doc.name, o.language.code): o for o in row})
+        by_document.setdefault(doc.name, (doc, []))[1].append(code)
+    for doc, codes in by_document.values():
+        fresh.extend(publisher._render_document(doc, codes))
+    return fresh

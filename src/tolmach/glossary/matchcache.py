@@ -1,0 +1,137 @@
+"""Glossary matches remembered: source text → the terms found in it, across locales and runs.
+
+Finding terms lemmatizes every word (pymorphy3), the costliest part of extract, update
+and check. What is found in a text depends only on the text, on whether it is a heading
+(for terms that hold only in headings, or never in them) and on the terms that hold in
+its document — not on the locale. So a termbase remembers what it found per text
+(:class:`MatchTable`), and a project keeps the tables under ``.tolmach-cache/``
+(:class:`MatchStore`) for the next run.
+
+A table is named by a digest of what matching depends on: each term's spellings, case
+rule and context conditions, in order, and the versions of tolmach, pymorphy3 and its
+dictionary. A changed glossary, scope or domain, or an upgrade, gives another name, so
+a stale table is never used; translations and notes do not matter (a match names its
+term by position, and the term is read from the termbase as it is now). Texts are
+stored by a 128-bit digest. The file is rewritten only when a run found something new.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import hashlib
+import marshal
+from collections.abc import Callable, Iterable
+from importlib import metadata
+from pathlib import Path
+
+from tolmach.fileio import WriteError, write_atomic
+
+__all__ = ["CACHE_FILE", "Found", "MatchStore", "MatchTable", "matching_versions", "table_name"]
+
+CACHE_FILE = Path(".tolmach-cache") / "glossary-matches"
+FORMAT = 1
+#: What a text holds: ``(term index, start, end)`` per match, in text order.
+Found = tuple[tuple[int, int, int], ...]
+_PRUNE_FACTOR = 2  # keep texts not seen in this run while the file holds < 2× the seen ones
+
+
+@functools.cache
+def matching_versions() -> str:
+    """The versions whose change may change what is found: tolmach, pymorphy3 and its
+    Russian dictionary."""
+    names = ("tolmach", "pymorphy3", "pymorphy3-dicts-ru")
+    found = []
+    for name in names:
+        try:
+            found.append(f"{name} {metadata.version(name)}")
+        except metadata.PackageNotFoundError:
+            found.append(f"{name} -")
+    return "; ".join(found)
+
+
+class MatchTable:
+    """What one set of terms found, per text: looked up in this run, or stored before."""
+
+    def __init__(self, name: str, stored: dict[bytes, Found] | None = None) -> None:
+        self.name = name
+        self.stored = stored or {}  # by digest of text and heading: from the last runs
+        self.found: dict[tuple[str, bool], Found] = {}  # by text: this run
+        self.new = 0
+
+    def get(self, text: str, heading: bool, find: Callable[[], Found]) -> Found:
+        """What ``text`` holds: remembered, or found now by ``find()``."""
+        key = (text, heading)
+        found = self.found.get(key)
+        if found is None:
+            found = self.stored.get(_text_key(text, heading))
+            if found is None:
+                found = find()
+                self.new += 1
+            self.found[key] = found
+        return found
+
+    def table(self, prune: bool) -> dict[bytes, Found]:
+        """What to store: this run's texts, and the older ones unless ``prune``."""
+        seen = {_text_key(text, heading): found for (text, heading), found in self.found.items()}
+        return seen if prune else self.stored | seen
+
+
+def _text_key(text: str, heading: bool) -> bytes:
+    digest = hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16)
+    digest.update(b"h" if heading else b"-")
+    return digest.digest()
+
+
+class MatchStore:
+    """The tables of a project, in one file under its cache folder."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.tables: dict[str, MatchTable] = {}
+        self._stored: dict[str, dict[bytes, Found]] | None = None
+
+    def table(self, name: str) -> MatchTable:
+        """The table named ``name`` (a digest of the terms), with what was stored for it."""
+        table = self.tables.get(name)
+        if table is None:
+            table = MatchTable(name, self._load().get(name))
+            self.tables[name] = table
+        return table
+
+    def save(self) -> bool:
+        """Store the tables of this run if they found anything new; never fails a command
+        (the cache is only a cache: a read-only or full disk just means no saving)."""
+        if not any(table.new for table in self.tables.values()):
+            return False
+        tables = {}
+        for name, table in self.tables.items():
+            prune = len(table.stored) > _PRUNE_FACTOR * max(len(table.found), 1)
+            tables[name] = table.table(prune)
+        try:
+            write_atomic(self.path, marshal.dumps({"format": FORMAT, "tables": tables}))
+        except WriteError:
+            return False
+        for name, table in self.tables.items():
+            table.stored, table.new = tables[name], 0
+        self._stored = tables
+        return True
+
+    def _load(self) -> dict[str, dict[bytes, Found]]:
+        """The stored tables; none when the file is missing, unreadable or of another format."""
+        if self._stored is None:
+            self._stored = {}
+            with contextlib.suppress(OSError, ValueError, EOFError, TypeError):
+                data = marshal.loads(self.path.read_bytes())
+                if isinstance(data, dict) and data.get("format") == FORMAT:
+                    self._stored = data["tables"]
+        return self._stored
+
+
+def table_name(parts: Iterable[object]) -> str:
+    """A digest naming what matching depends on (see the module docstring)."""
+    digest = hashlib.sha256(matching_versions().encode())
+    for part in parts:
+        digest.update(repr(part).encode("utf-8", "surrogatepass"))
+        digest.update(b"\0")
+    return digest.hexdigest()[:32]

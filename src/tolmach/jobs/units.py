@@ -1,0 +1,138 @@
+"""A step as units: each looked up in the cache, the stale ones run in batches.
+
+A step describes each unit of its work by a :class:`Unit`: an id, the key of its
+inputs, and the item a worker needs to do it. :func:`run_units` returns one result per
+unit, in the order given: a recorded one where the cache holds a record for the key, a
+fresh one (computed by ``work`` on the executor, then recorded) elsewhere. Units of one
+document stay in one batch, so a worker parses a source once for all its locales.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from tolmach.jobs.cache import ResultCache
+from tolmach.jobs.executor import RunOptions, run_batches, workers_of
+
+__all__ = ["Fresh", "Unit", "run_units"]
+
+BATCHES_PER_WORKER = 8
+
+
+@dataclass(frozen=True)
+class Unit:
+    """One unit of a step: ``id`` is unique in the step; ``key`` digests its inputs."""
+
+    id: str
+    key: str
+    item: Any  # what the worker is given (picklable)
+    document: str | None = None
+
+
+@dataclass(frozen=True)
+class Fresh:
+    """What a worker gives back for a unit: the result the step returns, and what the
+    cache should remember of it (``None``: remember nothing, run it again next time)."""
+
+    result: Any
+    payload: Any = None
+    outputs: dict | None = None  # Path → digest of the bytes the unit wrote or found
+    conditions: tuple = ()
+    remember: bool = True
+
+
+def run_units(
+    stage: str,
+    units: Sequence[Unit],
+    work: Callable[[Any], list[Fresh]],
+    context: Any,
+    cache: ResultCache | None,
+    options: RunOptions,
+    *,
+    restore: Callable[[Unit, Any], Any],
+    holds: Callable[[list], bool] | None = None,
+    what: str = "units",
+    before_work: Callable[[list[Unit]], None] | None = None,
+) -> list:
+    """The result of every unit, in order (see the module docstring).
+
+    ``work((context, items))`` runs in a worker and returns one :class:`Fresh` per item;
+    ``restore(unit, payload)`` turns a recorded payload back into a result;
+    ``before_work(stale)`` runs here once the stale units are known, before any of them
+    runs and before the conditions of the records found are checked with ``holds``
+    (it may prepare what ``holds`` needs).
+    """
+    results: list = [None] * len(units)
+    stale: list[int] = []
+    pending: list[tuple[int, Any]] = []  # found, but with conditions still to check
+    for number, unit in enumerate(units):
+        record = None if cache is None else cache.find(stage, unit.id, unit.key)
+        if record is None:
+            stale.append(number)
+        elif record.conditions:
+            pending.append((number, record))
+        else:
+            cache.confirm(stage, unit.id, record, holds)
+            results[number] = restore(unit, record.payload)
+    if before_work is not None and (stale or pending):
+        before_work([units[n] for n in stale])
+    for number, record in pending:
+        unit = units[number]
+        if cache.confirm(stage, unit.id, record, holds):
+            results[number] = restore(unit, record.payload)
+        else:
+            stale.append(number)
+    stale.sort()
+    if not stale:
+        options.report(what, len(units), len(units), len(units))
+        return results
+    groups = _by_document([units[n] for n in stale])
+    batches = _batches(groups, workers_of(options.executor))
+    fresh = run_batches(
+        work,
+        [(context, [unit.item for unit in batch]) for batch in batches],
+        options,
+        what=what,
+        sizes=[len(batch) for batch in batches],
+        cached=len(units) - len(stale),
+    )
+    for number, outcome in zip(stale, fresh, strict=True):
+        unit = units[number]
+        results[number] = outcome.result
+        if cache is None:
+            continue
+        if outcome.remember:
+            cache.put(
+                stage, unit.id, unit.key, outcome.payload, outputs=outcome.outputs,
+                conditions=outcome.conditions, document=unit.document,
+            )
+        else:
+            cache.drop(stage, unit.id)
+    return results
+
+
+def _by_document(units: list[Unit]) -> list[list[Unit]]:
+    """Consecutive units of the same document, together."""
+    groups: list[list[Unit]] = []
+    for unit in units:
+        if groups and unit.document is not None and groups[-1][0].document == unit.document:
+            groups[-1].append(unit)
+        else:
+            groups.append([unit])
+    return groups
+
+
+def _batches(groups: list[list[Unit]], workers: int) -> list[list[Unit]]:
+    """Groups joined into batches of about equal size, in order: about eight per worker
+    (so the cores finish together, and progress moves in steps)."""
+    total = sum(len(group) for group in groups)
+    wanted = max(1, min(len(groups), max(workers, 1) * BATCHES_PER_WORKER))
+    size = total / wanted
+    batches: list[list[Unit]] = [[]]
+    for group in groups:
+        if batches[-1] and len(batches[-1]) + len(group) / 2 > size:
+            batches.append([])
+        batches[-1].extend(group)
+    return batches

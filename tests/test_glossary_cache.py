@@ -1,0 +1,100 @@
+"""What the glossary found is remembered per text, across locales and runs, never stale.
+
+A project keeps the matches under ``.tolmach-cache/glossary-matches``, named by what
+finding depends on (the terms' spellings, case rules, contexts, and the versions of the
+matcher). These tests hold the cache to three promises: a remembered match is the match
+the termbase would find now; a changed glossary or scope is never answered from an old
+table; and the cache saves work (a second run finds nothing new to match).
+"""
+
+from __future__ import annotations
+
+import shutil
+import tomllib
+from pathlib import Path
+
+from tolmach.config import load_config
+from tolmach.glossary import parse_termbase
+from tolmach.glossary.matchcache import CACHE_FILE, MatchStore
+from tolmach.project import Project
+
+DATA = Path(__file__).parent / "data" / "glossary"
+SENSES = tomllib.loads((DATA / "sense_cases.toml").read_text(encoding="utf-8"))
+TEXTS = [(case["text"], case.get("heading", False)) for case in SENSES["case"]]
+GLOSSARY = (DATA / "senses.toml").read_text(encoding="utf-8")
+
+
+def found(termbase, text: str, heading: bool) -> list[tuple[str, int, int, str]]:
+    return [(m.term.source, m.start, m.end, m.text) for m in termbase.find_in_source(text, heading)]
+
+
+def test_stored_matches_are_the_matches_found_afresh(tmp_path: Path) -> None:
+    path = tmp_path / "matches"
+    first = parse_termbase(GLOSSARY)
+    store = MatchStore(path)
+    first.remember_in(store)
+    expected = [found(first, text, heading) for text, heading in TEXTS]
+    assert any(expected) and store.save()
+
+    again = parse_termbase(GLOSSARY)
+    store = MatchStore(path)
+    again.remember_in(store)
+    assert [found(again, text, heading) for text, heading in TEXTS] == expected
+    assert store.tables[again.match_name].new == 0  # all answered from the file
+    assert not store.save()  # nothing new: the file is not rewritten
+
+
+def test_a_changed_glossary_is_not_answered_from_the_old_table(tmp_path: Path) -> None:
+    path = tmp_path / "matches"
+    old = parse_termbase(GLOSSARY)
+    store = MatchStore(path)
+    old.remember_in(store)
+    for text, heading in TEXTS:
+        found(old, text, heading)
+    store.save()
+    changed = parse_termbase(GLOSSARY.replace('source = "вывод"', 'source = "выход"', 1))
+    assert changed.match_name != old.match_name
+    store = MatchStore(path)
+    changed.remember_in(store)
+    assert [found(changed, t, h) for t, h in TEXTS] == [
+        found(parse_termbase(GLOSSARY.replace('source = "вывод"', 'source = "выход"', 1)), t, h)
+        for t, h in TEXTS
+    ]
+
+
+def test_translations_do_not_name_the_table_but_terms_do() -> None:
+    base = parse_termbase(GLOSSARY)
+    retranslated = parse_termbase(GLOSSARY.replace('en = "inference"', 'en = "deduction"'))
+    assert retranslated.match_name == base.match_name
+    assert found(retranslated, *TEXTS[0]) == found(base, *TEXTS[0])
+
+
+def test_a_broken_cache_file_is_ignored(tmp_path: Path) -> None:
+    path = tmp_path / "matches"
+    path.write_bytes(b"\x00 not a cache")
+    termbase = parse_termbase(GLOSSARY)
+    termbase.remember_in(MatchStore(path))
+    assert [found(termbase, t, h) for t, h in TEXTS] == [
+        found(parse_termbase(GLOSSARY), t, h) for t, h in TEXTS
+    ]
+
+
+def test_documents_with_the_same_terms_share_what_was_found() -> None:
+    termbase = parse_termbase(
+        GLOSSARY + '\n[[term]]\nsource = "ядро"\nkind = "translate"\nscope = ["gpu/**"]\n'
+        'translations = { en = "kernel" }\n'
+    )
+    a, b, other = (termbase.for_document(name) for name in ("a", "b", "gpu/x"))
+    assert a is b and a is not other and a.match_name != other.match_name
+
+
+def test_a_project_run_fills_the_cache_and_the_next_run_matches_nothing(tmp_path: Path) -> None:
+    shutil.copytree(Path(__file__).parent.parent / "seeds", tmp_path / "seeds")
+    shutil.copytree(Path(__file__).parent.parent / "locales", tmp_path / "locales")
+    shutil.copyfile(Path(__file__).parent.parent / "pyproject.toml", tmp_path / "pyproject.toml")
+    Project(load_config(tmp_path)).extract()
+    assert (tmp_path / CACHE_FILE).is_file()
+    project = Project(load_config(tmp_path))
+    project.check()
+    tables = project.glossary_matches.tables
+    assert tables and all(table.new == 0 for table in tables.values())
