@@ -333,8 +333,12 @@ class _Publisher:
             found.append([kind, url, link_line(page, url)])
             return url
 
-        render_article(page.markdown, None, note)
+        render_article(page.markdown, None, note, dialect=self._dialect(page.doc))
         return found
+
+    def _dialect(self, doc: SourceDocument):
+        """The document's dialect: the page is parsed as its source is."""
+        return self.project.segment_options(doc).dialect
 
     def _resolve_links(self) -> None:
         """Every published page's links resolved, now that every verdict is known: its
@@ -478,7 +482,8 @@ class _Publisher:
     def _render_page(self, page: Page, outcome: Outcome) -> str:
         ui = interface_for(page.language.code)
         fallback = None if page.progress is None else fallback_of(page, self.source)
-        rendered = render_article(page.markdown, fallback, self.files.linker(page))
+        rendered = render_article(page.markdown, fallback, self.files.linker(page),
+                                  dialect=self._dialect(page.doc))
         row = [self.outcomes[(page.doc.name, lang.code)] for lang in self.languages]
         switcher = [{"href": page.root + url_path(o.site_path), "language": o.language,
                      "current": o.language == page.language}
