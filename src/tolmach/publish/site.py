@@ -62,6 +62,7 @@ __all__ = ["Outcome", "PublishError", "PublishOptions", "PublishReport", "langua
 
 STATIC_FILES = ("site.css", "favicon.svg")
 SEARCH_SCRIPT = "search.js"
+_JUDGE_FORMAT = 2  # the shape of a judged document's record; 2: heading ids added
 _LINKS_META = re.compile(r'<meta name="tolmach-links" content="([0-9a-f]+)">')
 
 
@@ -267,7 +268,7 @@ class _Publisher:
         )
         units = [
             Unit(doc.name,
-                 key_of("judge", common, doc.relpath, self._selected(doc), digest(doc.path),
+                 key_of("judge", _JUDGE_FORMAT, common, doc.relpath, self._selected(doc), digest(doc.path),
                         [digest(project.catalog_path(t.code, doc.name)) for t in self.targets]),
                  doc, doc.name)
             for doc in project.documents
@@ -279,11 +280,13 @@ class _Publisher:
         )
         for doc, payload in zip(project.documents, judged, strict=True):
             for row in payload["pages"]:
-                code, verdict, facts, links = row
+                code, verdict, facts, links, anchors = row
                 lang = self.source if code == self.source.code else self._target(code)
                 self.outcomes[(doc.name, code)] = Outcome(doc, lang, Verdict(*verdict), *facts)
                 if links is not None:
                     self.links[(doc.name, code)] = links
+                if anchors:
+                    self.files.anchors[(doc.name, code)] = tuple(anchors)
         return judged
 
     def _context(self) -> tuple:
@@ -306,11 +309,11 @@ class _Publisher:
                     doc, page.language, verdict, page.title, page.description, page.updated,
                     page.progress.percent_label if page.progress else None, page.state)
                 self.outcomes[(doc.name, page.language.code)] = outcome
-                links = self._destinations(page) if verdict.published else None
+                links, anchors = self._destinations(page) if verdict.published else (None, None)
                 facts = [page.title, page.description, page.updated, outcome.percent_label,
                          page.state]
                 rows.append([page.language.code, [verdict.published, verdict.reason,
-                                                  verdict.errors], facts, links])
+                                                  verdict.errors], facts, links, anchors])
                 pages.append(page)
         conditions = tuple(probes)
         reviews, outputs = [], {}
@@ -324,17 +327,18 @@ class _Publisher:
         return Fresh({"pages": rows, "reviews": reviews}, {"pages": rows, "reviews": []},
                      outputs, conditions)
 
-    def _destinations(self, page: Page) -> list:
+    def _destinations(self, page: Page) -> tuple[list, list[str]]:
         """Every destination of a page, in order, with the source line of a local one:
-        what its link fingerprint and its assets are made from."""
+        what its link fingerprint and its assets are made from; and its heading ids,
+        which links with a fragment to it are resolved against."""
         found: list = []
 
         def note(kind: str, url: str) -> str:
             found.append([kind, url, link_line(page, url)])
             return url
 
-        render_article(page.markdown, None, note, dialect=self._dialect(page.doc))
-        return found
+        rendered = render_article(page.markdown, None, note, dialect=self._dialect(page.doc))
+        return found, [heading.anchor for heading in rendered.headings]
 
     def _dialect(self, doc: SourceDocument):
         """The document's dialect: the page is parsed as its source is."""
@@ -408,7 +412,9 @@ class _Publisher:
                 units.append(Unit(outcome.site_path, key, (doc, outcome.language.code, row),
                                   doc.name))
         published = {key for key, o in self.outcomes.items() if o.verdict.published}
-        context = (*self._context(), published)
+        linked = self.files.fragment_targets  # the heading ids a worker may need
+        anchors = {key: ids for key, ids in self.files.anchors.items() if key[0] in linked}
+        context = (*self._context(), published, anchors)
         done = run_units(
             "publish-page", [u for u in units if u.key != "current"], _work_pages, context,
             self.cache, self.run_options, restore=lambda unit, payload: None, what="pages",
@@ -888,6 +894,7 @@ def _work_pages(batch: tuple) -> list[Fresh]:
     context, items = batch
     publisher = _worker_publisher(context)
     publisher.published = context[4]  # every page's verdict, for links between pages
+    publisher.files.anchors = context[5]  # heading ids of the pages linked with a fragment
     fresh: list[Fresh] = []
     by_document: dict[str, tuple] = {}
     for doc, code, row in items:
