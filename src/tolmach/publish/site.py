@@ -43,6 +43,7 @@ from tolmach.project import SourceDocument
 from tolmach.publish.gate import Verdict, error_count, judge
 from tolmach.publish.interface import Interface, interface_for
 from tolmach.publish.links import ASSETS, SiteFiles, copy_if_changed, link_line
+from tolmach.publish.manifest import read_manifest, remove_unlisted, write_manifest
 from tolmach.publish.pages import (
     REVISION_LENGTH,
     Language,
@@ -797,43 +798,74 @@ class _Publisher:
     # --- clean-up ---------------------------------------------------------------------------
 
     def _remove_stale(self) -> None:
-        """Nothing unverified stays public: pages no longer published, reviewer pages left
-        in the site from older versions, assets no page uses."""
-        keep = {o.site_path for o in self.outcomes.values() if o.verdict.published}
+        """Nothing unverified stays public, nothing of someone else's goes: what the last
+        publish wrote here (its manifest) and this one no longer makes is removed — pages
+        no longer published, a removed document or locale, feeds and ``sitemap.xml``
+        once ``base-url`` is gone, the search index once search is off, unused assets.
+        A site made before manifests existed is swept by the names tolmach gives."""
+        produced = self._produced()
+        before = read_manifest(self.out)
+        if before is None:
+            before = self._legacy_files()
+        self._remove_all(remove_unlisted(self.out, before, produced,
+                                         lambda p: _inside_folder(self.out, p, "the site folder")))
+        if self.out.is_dir() or produced:
+            write_manifest(self.out, produced)
         review = self.options.review
-        for lang in self.languages:
-            folder = self.out / lang.code
-            for path in sorted(folder.rglob("*.html")) if folder.is_dir() else ():
-                if path.relative_to(self.out).as_posix() not in keep:
-                    self._remove(path)
-        lists = {f"{folder}/{lang.code}.{ext}" for lang in self.shown
-                 for folder, ext in (("articles", "html"), ("search", "html"), ("feeds", "xml"))}
-        for lang in self.languages:
-            for folder, ext in (("articles", "html"), ("search", "html"), ("feeds", "xml")):
-                path = self.out / folder / f"{lang.code}.{ext}"
-                if path.is_file() and f"{folder}/{lang.code}.{ext}" not in lists:
-                    self._remove(path)
-        legacy = self.out / "review"
-        if legacy.is_dir() and not (review is not None and review.resolve() == legacy.resolve()):
-            for path in sorted(legacy.glob("*.html")):
-                self._remove(path)
-        assets = self.out / ASSETS
-        if assets.is_dir():
-            for path in sorted(p for p in assets.rglob("*") if p.is_file()):
-                if path.relative_to(self.out).as_posix() not in self.files.assets:
-                    self._remove(path)
-        for folder in (self.out / lang.code for lang in self.languages):
-            _remove_empty_folders(folder)
-        _remove_empty_folders(assets)
-        _remove_empty_folders(legacy)
+        if review is not None and not _inside(review, self.out) and review.is_dir():
+            kept = self._review_files()
+            old = read_manifest(review) or set()
+            self._remove_all(remove_unlisted(
+                review, old, kept, lambda p: _inside_folder(review, p, "the reviewer pages' folder")))
+            write_manifest(review, kept)
 
-    def _remove(self, path: Path) -> None:
-        path.unlink()
-        self.report.removed.append(path)
+    def _produced(self) -> set[str]:
+        """Every file this publish makes in the site folder (``pagefind/``: a folder)."""
+        files = {o.site_path for o in self.outcomes.values() if o.verdict.published}
+        files |= {p.relative_to(self.out).as_posix() for p in self._list_paths(self.shown)}
+        files |= set(self.files.assets)
+        files |= set(STATIC_FILES) | ({SEARCH_SCRIPT, f"{PAGEFIND}/"} if self.search else set())
+        review = self.options.review
+        if review is not None and _inside(review, self.out):
+            folder = review.relative_to(self.out).as_posix()
+            files |= {f"{folder}/{name}" for name in self._review_files()}
+        return files
+
+    def _review_files(self) -> set[str]:
+        """The reviewer pages' folder as it should be: its index and styles, and the page
+        of every document × target locale that has one."""
+        review = self.options.review
+        assert review is not None
+        pages = {f"{lang.code}/{doc.name}.html" for lang in self.targets
+                 for doc in self.project.documents}
+        return {"index.html", *STATIC_FILES} | {p for p in pages if (review / p).is_file()}
+
+    def _legacy_files(self) -> set[str]:
+        """Files of a site that has no manifest yet, by the names tolmach gives: article
+        pages (any that carries tolmach's link fingerprint), the lists, feeds, sitemap and
+        reviewer pages an older version put inside the site. Assets are left: a file
+        under ``assets/`` may be anyone's until a manifest says otherwise."""
+        names = {p.relative_to(self.out).as_posix() for p in self.out.glob("*/*.html")
+                 if _written_by_tolmach(p)}
+        names |= {f"{folder}/{lang.code}.{ext}" for lang in self.languages
+                  for folder, ext in (("articles", "html"), ("search", "html"), ("feeds", "xml"))}
+        names |= {"sitemap.xml", SEARCH_SCRIPT, "review/index.html"}
+        names |= {f"review/{lang.code}/{doc.name}.html" for lang in self.targets
+                  for doc in self.project.documents}
+        return {name for name in names if (self.out / name).is_file()}
+
+    def _remove_all(self, removed: list[Path]) -> None:
+        self.report.removed.extend(removed)
 
     @staticmethod
     def _env(ui: Interface) -> Environment:
         return environment(ui.locale)
+
+
+def _written_by_tolmach(page: Path) -> bool:
+    """Whether an article page carries the link fingerprint tolmach writes into each."""
+    with page.open("r", encoding="utf-8", errors="replace") as handle:
+        return _LINKS_META.search(handle.read(4096)) is not None
 
 
 def _inside(path: Path, folder: Path) -> bool:
