@@ -8,7 +8,8 @@ holds a line of facts per page rather than the site:
    file stops publishing before anything is written);
 2. **write**: the pages of the locales being rebuilt (``-l``; default all) are rendered
    and written one by one; a page of another locale is rewritten only when what it
-   links to changed. Pages no longer published are removed.
+   links to changed. What the last publish wrote and this one no longer makes is
+   removed (:mod:`tolmach.publish.manifest`).
 
 Then the index, one article list, Atom feed and search page per locale, ``sitemap.xml``
 and the Pagefind search index are written from the verdicts, so they always list every
