@@ -242,7 +242,7 @@ def test_a_catalog_report_names_file_line_severity_and_check() -> None:
 
 def test_human_report_groups_per_file_lists_waivers_apart_and_sums_up() -> None:
     findings = check_catalog(read_catalog(DATA / "rocm7.de.po"), "rocm7.de.po", "de")
-    console = Console(record=True, width=200, color_system=None)
+    console = Console(record=True, width=200, color_system=None, force_terminal=True)
     render_human(findings, console)
     text = console.export_text()
     active, waivers, summary = (
@@ -254,6 +254,38 @@ def test_human_report_groups_per_file_lists_waivers_apart_and_sums_up() -> None:
     assert "rocm7.de.po:17: error: [markup] link destination changed" in text[:waivers]
     assert "rocm7.de.po:21: waived: [markup]" in text[waivers:summary]
     assert re.search(r"rocm7\.de\.po\s*│\s*3\s*│\s*4\s*│\s*1", text)
+
+
+def test_the_summary_is_plain_text_when_not_on_a_terminal() -> None:
+    findings = check_catalog(read_catalog(DATA / "rocm7.de.po"), "rocm7.de.po", "de")
+    console = Console(record=True, width=200, color_system=None, force_terminal=False)
+    render_human(findings, console, paths=["clean.po"])
+    summary = console.export_text().split("tolmach check\n", 1)[1]
+    assert summary.isascii(), summary
+    assert summary.splitlines() == [
+        "file         errors  warnings  waived",
+        "clean.po          0         0       0",
+        "rocm7.de.po       3         4       1",
+        "total             3         4       1",
+    ]
+
+
+def test_tolmach_check_piped_draws_no_boxes(tmp_path) -> None:
+    from click.testing import CliRunner
+
+    from tolmach.cli import cli
+
+    project = tmp_path / "p"
+    (project / "seeds").mkdir(parents=True)
+    (project / "seeds" / "a.md").write_text("# Заголовок\n\nТекст.\n", "utf-8")
+    (project / "pyproject.toml").write_text(
+        '[tool.tolmach]\nsource-locale = "ru"\nlocales = ["de"]\ndocuments = ["seeds/*.md"]\n', "utf-8")
+    runner = CliRunner()
+    assert runner.invoke(cli, ["-C", str(project), "extract"]).exit_code == 0
+    assert runner.invoke(cli, ["-C", str(project), "update"]).exit_code == 0
+    result = runner.invoke(cli, ["-C", str(project), "check"])
+    assert "tolmach check" in result.output and "untranslated" in result.output
+    assert not any(ch in result.output for ch in "│┃━─┏┡└"), result.output
 
 
 def test_json_report_has_findings_and_a_summary() -> None:
@@ -434,7 +466,7 @@ def test_no_vector_of_the_xss_list_passes_the_checks() -> None:
 
 
 def test_clean_files_show_in_the_summary_when_named() -> None:
-    console = Console(record=True, width=120, color_system=None)
+    console = Console(record=True, width=120, color_system=None, force_terminal=True)
     render_human([], console, paths=["locales/en/LC_MESSAGES/rocm7.po"])
     text = console.export_text()
     assert text.startswith("No findings.")

@@ -23,9 +23,11 @@ from click.testing import CliRunner
 
 from tolmach.cli.publish import publish
 from tolmach.config import load_config
+from tolmach.markdown.dialects import PRESETS, resolve_dialect
 from tolmach.markdown.document import markdown_parser, parse_document
 from tolmach.project import Project
 from tolmach.publish import PublishError, PublishOptions, publish_site
+from tolmach.publish.constructs import SHAPES_RULE
 from tolmach.publish.preview import LIVE_SCRIPT, VERSION_URL, Preview, serve_directory
 from tolmach.publish.render import (
     publishing_parser,
@@ -358,6 +360,12 @@ def test_publish_command_writes_the_site_and_reports(tmp_path):
 def test_the_publishing_parser_reads_the_syntax_extraction_reads():
     assert publishing_parser().get_active_rules() == markdown_parser().get_active_rules()
     assert publishing_parser().options["html"] is False
+    for name in PRESETS:
+        dialect = resolve_dialect(name)
+        rules = publishing_parser(dialect).get_active_rules()
+        rules["core"] = [rule for rule in rules["core"] if rule != SHAPES_RULE]
+        assert rules == dialect.parser().get_active_rules(), name
+        assert publishing_parser(dialect).options["html"] is False
 
 
 @pytest.mark.parametrize("url, allowed", [

@@ -74,7 +74,11 @@ def render_human(findings: Sequence[Finding], console: Console, paths: Sequence[
         _print_lines(console, waived)
         console.print()
     if findings or paths:
-        console.print(_summary_table(summarize(findings, paths)))
+        summary = summarize(findings, paths)
+        if console.is_terminal:
+            console.print(_summary_table(summary))
+        else:
+            console.print(_plain_summary(summary), markup=False, highlight=False, soft_wrap=True)
 
 
 def render_json(
@@ -118,6 +122,21 @@ class _Lines:
         for finding in self.findings:
             yield Segment(str(finding), styles["waived" if finding.waived else finding.severity])
             yield Segment.line()
+
+
+def _plain_summary(summary: dict[str, dict[str, int]]) -> str:
+    """The summary as aligned plain-text columns: a pipe, a log or a CI page shows no
+    box-drawing characters (and ``grep``/``awk`` read it)."""
+    rows = [["file", *_COUNTS]]
+    rows += [[path, *(str(counts[k]) for k in _COUNTS)] for path, counts in summary.items()]
+    if len(summary) > 1:
+        rows.append(["total", *(str(sum(c[k] for c in summary.values())) for k in _COUNTS)])
+    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
+    lines = ["tolmach check"]
+    for row in rows:
+        cells = [row[0].ljust(widths[0])] + [c.rjust(w) for c, w in zip(row[1:], widths[1:], strict=True)]
+        lines.append("  ".join(cells).rstrip())
+    return "\n".join(lines)
 
 
 def _summary_table(summary: dict[str, dict[str, int]]) -> Table:

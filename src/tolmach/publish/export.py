@@ -26,13 +26,15 @@ from __future__ import annotations
 import json
 import posixpath
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from tolmach.catalog.status import translations_of
 from tolmach.fileio import write_atomic
 from tolmach.markdown.assets import is_local_reference, local_path, variant_candidates
+from tolmach.markdown.dialects import Dialect
+from tolmach.project import SourceDocument
 from tolmach.publish.gate import Verdict
 from tolmach.publish.links import copy_if_changed
 from tolmach.publish.pages import Language, Page, language, source_page, translated_page
@@ -120,7 +122,8 @@ def export_site(project, generator: str, folder: Path, *, locales: Iterable[str]
         else:
             result.withheld.append(ExportOutcome(page.doc, page.language, verdict))
     source = language(project.config.source_locale)
-    writer = _Writer(layout, source, folder, result, exported, project.documents)
+    writer = _Writer(layout, source, folder, result, exported, project.documents,
+                     lambda doc: project.segment_options(doc).dialect)
     for doc in project.documents:
         document = project.load(doc)
         for lang in languages.values():
@@ -149,8 +152,10 @@ class _Writer:
     """Writes exported pages, their assets, and links between them that resolve."""
 
     def __init__(self, layout: Layout, source: Language, folder: Path, result: ExportResult,
-                 exported: set[tuple[str, str]], documents: list) -> None:
+                 exported: set[tuple[str, str]], documents: list,
+                 dialect_of: Callable[[SourceDocument], Dialect]) -> None:
         self.layout, self.source, self.folder, self.result = layout, source, folder, result
+        self.dialect_of = dialect_of
         self.exported = exported
         self.by_path = {doc.path.resolve(): doc for doc in documents}
 
@@ -162,7 +167,7 @@ class _Writer:
                                    page.markdown)
         if write_atomic(target, text):
             self.result.written.append(target)
-        for url in _local_references(page.markdown):
+        for url in _local_references(page.markdown, self.dialect_of(page.doc)):
             self._copy_asset(page, url, target)
 
     def _link(self, page: Page, url: str) -> str:
@@ -205,9 +210,9 @@ class _Writer:
             self.result.written.append(copy)
 
 
-def _local_references(markdown: str) -> list[str]:
+def _local_references(markdown: str, dialect: Dialect) -> list[str]:
     found: list[str] = []
-    render_article(markdown, None, lambda kind, url: found.append(url) or url)
+    render_article(markdown, None, lambda kind, url: found.append(url) or url, dialect=dialect)
     return list(dict.fromkeys(u for u in found if is_local_reference(u)))
 
 

@@ -3,7 +3,10 @@
 A destination naming a local file is resolved against the document's folder:
 
 * another source document (``guide.ru.md#setup``) becomes the link to its page in the
-  same language, or to the original when that translation is not published;
+  same language, or to the original when that translation is not published; a fragment
+  naming a heading of the original (its slug, or its ``{#id}``) is turned into the id of
+  the same heading on the translated page, whose id is the slug of the translated text
+  (a fragment within the page, ``#setup``, likewise);
 * any other file (an image, a download) is copied into ``assets/`` at the site's root,
   under its path in the project (``assets/seeds/images/hip-flow.png``), optionally with
   a content hash in its name, and a page in a locale that has a localized variant
@@ -16,10 +19,10 @@ from __future__ import annotations
 import filecmp
 import hashlib
 import posixpath
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
-from urllib.parse import urlsplit
+from urllib.parse import quote, unquote, urlsplit
 
 from tolmach.fileio import write_atomic
 from tolmach.markdown.assets import is_local_reference, local_path, variant_candidates
@@ -45,6 +48,9 @@ class SiteFiles:
     hashed: bool = False
     assets: dict[str, Path] = field(default_factory=dict)  # site path → source file
     problems: list[str] = field(default_factory=list)
+    # (document name, locale code) → the heading ids of that published page, in order
+    anchors: dict[tuple[str, str], Sequence[str]] = field(default_factory=dict)
+    fragment_targets: set[str] = field(default_factory=set)  # documents linked with a fragment
 
     def __post_init__(self) -> None:
         self._by_path = {doc.path.resolve(): doc for doc in self.documents}
@@ -57,11 +63,12 @@ class SiteFiles:
     def resolve(self, page: Page, kind: str, url: str, line: int | None = None) -> str:
         """Where a destination of ``page`` leads on the site; a missing file is noted as
         a problem at ``line`` of the source (found from the page when not given)."""
+        if url.startswith("#") and kind == "link":
+            return "#" + self.fragment(page.doc.name, page.language.code, url[1:])
         if not is_local_reference(url):
             return url
         parts = urlsplit(url)
-        suffix = (f"?{parts.query}" if parts.query else "") + (
-            f"#{parts.fragment}" if parts.fragment else "")
+        suffix = f"?{parts.query}" if parts.query else ""
         target = (page.doc.path.parent / local_path(url)).resolve()
         if target != self._resolved_root and self._resolved_root not in target.parents:
             self._problem(page, kind, url, "points outside the project", line)
@@ -71,12 +78,28 @@ class SiteFiles:
             code = page.language.code
             if code != self.source_code and not self.is_published(doc.name, code):
                 code = self.source_code
+            if parts.fragment:
+                suffix += "#" + self.fragment(doc.name, code, parts.fragment)
             return page.root + url_path(f"{code}/{doc.name}.html") + suffix
+        suffix += f"#{parts.fragment}" if parts.fragment else ""
         if not target.is_file():
             self._problem(page, kind, url, "not found", line)
             return url
         chosen = self._variant(page, url, target)
         return page.root + url_path(self._publish_asset(chosen)) + suffix
+
+    def fragment(self, name: str, code: str, fragment: str) -> str:
+        """A fragment of a link to document ``name`` in ``code``: the id of the heading
+        it names on that page. One naming a heading of the original becomes the id the
+        same heading (by position) has in the translation; anything else is kept."""
+        self.fragment_targets.add(name)
+        wanted = unquote(fragment)
+        target = self.anchors.get((name, code))
+        original = self.anchors.get((name, self.source_code))
+        if code == self.source_code or not target or not original or wanted in target \
+                or wanted not in original or len(target) != len(original):
+            return fragment
+        return quote(target[list(original).index(wanted)], safe="-_.~")
 
     def _variant(self, page: Page, url: str, target: Path) -> Path:
         """The locale's variant of an asset, if there is one (a variant a translator named

@@ -14,7 +14,10 @@ renderer therefore trusts neither:
   refused after decoding as a browser would, and the Markdown stays as plain text;
 * attribute values (titles, alt text) are escaped by markdown-it itself;
 * table alignment becomes a class instead of a ``style`` attribute, so pages can
-  forbid inline styles in their Content-Security-Policy.
+  forbid inline styles in their Content-Security-Policy;
+* a page is parsed in its document's dialect (``::: tip`` is a box, not text), and an
+  attribute a dialect plugin took from the text survives only if it is harmless
+  (:mod:`tolmach.publish.constructs`).
 
 Untranslated passages can be marked with the source language (``lang``/``dir``) and
 the class ``untranslated``, which screen readers and the stylesheet both use.
@@ -22,6 +25,7 @@ the class ``untranslated``, which screen readers and the stylesheet both use.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections import Counter
 from collections.abc import Callable, Iterable
@@ -30,10 +34,10 @@ from urllib.parse import unquote
 
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
-from mdit_py_plugins.footnote import footnote_plugin
-from mdit_py_plugins.front_matter import front_matter_plugin
 
 from tolmach.fileio import count_work
+from tolmach.markdown.dialects import COMMONMARK, Dialect
+from tolmach.publish.constructs import keep_safe_attributes, site_constructs
 
 __all__ = [
     "ALLOWED_SCHEMES",
@@ -95,14 +99,16 @@ def safe_destination(url: str) -> bool:
     return match.group(1) in ALLOWED_SCHEMES
 
 
-def publishing_parser() -> MarkdownIt:
-    """The extraction parser's syntax (CommonMark, tables, front matter, footnotes),
-    with raw HTML off and links checked by :func:`safe_destination`."""
-    md = MarkdownIt("commonmark", {"html": False}).enable("table")
-    md.use(front_matter_plugin).use(footnote_plugin)
+def publishing_parser(dialect: Dialect = COMMONMARK) -> MarkdownIt:
+    """The syntax extraction reads for ``dialect`` (by default CommonMark, tables, front
+    matter, footnotes), with raw HTML off, links checked by :func:`safe_destination` and
+    the dialect's constructs rendered for readers."""
+    md = dialect.new_parser()
+    md.options["html"] = False
     md.validateLink = safe_destination  # type: ignore[method-assign]
     md.add_render_rule("table_open", _table_open)
     md.add_render_rule("table_close", _table_close)
+    site_constructs(md)
     return md
 
 
@@ -123,25 +129,29 @@ class Rendered:
     headings: tuple[Heading, ...]
 
 
-def render_markdown(text: str, fallback: Fallback | None = None) -> str:
+def render_markdown(text: str, fallback: Fallback | None = None,
+                    dialect: Dialect = COMMONMARK) -> str:
     """The HTML body of a Markdown document; ``fallback`` marks untranslated passages."""
-    return render_article(text, fallback).html
+    return render_article(text, fallback, dialect=dialect).html
 
 
 def render_article(
     text: str,
     fallback: Fallback | None = None,
     links: Callable[[str, str], str] | None = None,
+    *,
+    dialect: Dialect = COMMONMARK,
 ) -> Rendered:
     """HTML with an ``id`` on every heading, and the headings for a table of contents.
 
     ``links(kind, url)`` may rewrite each image source (``kind`` "image") and link
     destination ("link"), e.g. to the published copy of an asset.
     """
-    md = _parser()
+    md = _parser(dialect)
     count_work("render")
     tokens = md.parse(text.removeprefix("\ufeff"), {})  # a BOM is a signature, not text
     _align_by_class(tokens)
+    keep_safe_attributes(tokens, safe_destination)
     if fallback is not None:
         _mark_fallbacks(tokens, fallback)
     if links is not None:
@@ -185,14 +195,9 @@ def segment_key(text: str) -> str:
 
 # --- internals ---------------------------------------------------------------------
 
-_PARSER: MarkdownIt | None = None
-
-
-def _parser() -> MarkdownIt:
-    global _PARSER
-    if _PARSER is None:
-        _PARSER = publishing_parser()
-    return _PARSER
+@functools.lru_cache(maxsize=16)
+def _parser(dialect: Dialect = COMMONMARK) -> MarkdownIt:
+    return publishing_parser(dialect)
 
 
 def _table_open(self, tokens, idx, options, env) -> str:
@@ -230,7 +235,8 @@ def _anchor_headings(tokens: list[Token]) -> Iterable[Heading]:
         if token.type != "heading_open":
             continue
         words = plain_text_of(tokens[index + 1].children or [])
-        anchor = slug(words) or "section"
+        written = str(token.attrGet("id") or "")  # {#id}: the author's, in every language
+        anchor = written or slug(words) or "section"
         seen[anchor] += 1
         if seen[anchor] > 1:
             anchor = f"{anchor}-{seen[anchor]}"

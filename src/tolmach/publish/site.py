@@ -8,7 +8,8 @@ holds a line of facts per page rather than the site:
    file stops publishing before anything is written);
 2. **write**: the pages of the locales being rebuilt (``-l``; default all) are rendered
    and written one by one; a page of another locale is rewritten only when what it
-   links to changed. Pages no longer published are removed.
+   links to changed. What the last publish wrote and this one no longer makes is
+   removed (:mod:`tolmach.publish.manifest`).
 
 Then the index, one article list, Atom feed and search page per locale, ``sitemap.xml``
 and the Pagefind search index are written from the verdicts, so they always list every
@@ -43,6 +44,7 @@ from tolmach.project import SourceDocument
 from tolmach.publish.gate import Verdict, error_count, judge
 from tolmach.publish.interface import Interface, interface_for
 from tolmach.publish.links import ASSETS, SiteFiles, copy_if_changed, link_line
+from tolmach.publish.manifest import read_manifest, remove_unlisted, write_manifest
 from tolmach.publish.pages import (
     REVISION_LENGTH,
     Language,
@@ -62,6 +64,7 @@ __all__ = ["Outcome", "PublishError", "PublishOptions", "PublishReport", "langua
 
 STATIC_FILES = ("site.css", "favicon.svg")
 SEARCH_SCRIPT = "search.js"
+_JUDGE_FORMAT = 2  # the shape of a judged document's record; 2: heading ids added
 _LINKS_META = re.compile(r'<meta name="tolmach-links" content="([0-9a-f]+)">')
 
 
@@ -267,7 +270,7 @@ class _Publisher:
         )
         units = [
             Unit(doc.name,
-                 key_of("judge", common, doc.relpath, self._selected(doc), digest(doc.path),
+                 key_of("judge", _JUDGE_FORMAT, common, doc.relpath, self._selected(doc), digest(doc.path),
                         [digest(project.catalog_path(t.code, doc.name)) for t in self.targets]),
                  doc, doc.name)
             for doc in project.documents
@@ -279,11 +282,13 @@ class _Publisher:
         )
         for doc, payload in zip(project.documents, judged, strict=True):
             for row in payload["pages"]:
-                code, verdict, facts, links = row
+                code, verdict, facts, links, anchors = row
                 lang = self.source if code == self.source.code else self._target(code)
                 self.outcomes[(doc.name, code)] = Outcome(doc, lang, Verdict(*verdict), *facts)
                 if links is not None:
                     self.links[(doc.name, code)] = links
+                if anchors:
+                    self.files.anchors[(doc.name, code)] = tuple(anchors)
         return judged
 
     def _context(self) -> tuple:
@@ -306,11 +311,11 @@ class _Publisher:
                     doc, page.language, verdict, page.title, page.description, page.updated,
                     page.progress.percent_label if page.progress else None, page.state)
                 self.outcomes[(doc.name, page.language.code)] = outcome
-                links = self._destinations(page) if verdict.published else None
+                links, anchors = self._destinations(page) if verdict.published else (None, None)
                 facts = [page.title, page.description, page.updated, outcome.percent_label,
                          page.state]
                 rows.append([page.language.code, [verdict.published, verdict.reason,
-                                                  verdict.errors], facts, links])
+                                                  verdict.errors], facts, links, anchors])
                 pages.append(page)
         conditions = tuple(probes)
         reviews, outputs = [], {}
@@ -324,17 +329,22 @@ class _Publisher:
         return Fresh({"pages": rows, "reviews": reviews}, {"pages": rows, "reviews": []},
                      outputs, conditions)
 
-    def _destinations(self, page: Page) -> list:
+    def _destinations(self, page: Page) -> tuple[list, list[str]]:
         """Every destination of a page, in order, with the source line of a local one:
-        what its link fingerprint and its assets are made from."""
+        what its link fingerprint and its assets are made from; and its heading ids,
+        which links with a fragment to it are resolved against."""
         found: list = []
 
         def note(kind: str, url: str) -> str:
             found.append([kind, url, link_line(page, url)])
             return url
 
-        render_article(page.markdown, None, note)
-        return found
+        rendered = render_article(page.markdown, None, note, dialect=self._dialect(page.doc))
+        return found, [heading.anchor for heading in rendered.headings]
+
+    def _dialect(self, doc: SourceDocument):
+        """The document's dialect: the page is parsed as its source is."""
+        return self.project.segment_options(doc).dialect
 
     def _resolve_links(self) -> None:
         """Every published page's links resolved, now that every verdict is known: its
@@ -404,7 +414,9 @@ class _Publisher:
                 units.append(Unit(outcome.site_path, key, (doc, outcome.language.code, row),
                                   doc.name))
         published = {key for key, o in self.outcomes.items() if o.verdict.published}
-        context = (*self._context(), published)
+        linked = self.files.fragment_targets  # the heading ids a worker may need
+        anchors = {key: ids for key, ids in self.files.anchors.items() if key[0] in linked}
+        context = (*self._context(), published, anchors)
         done = run_units(
             "publish-page", [u for u in units if u.key != "current"], _work_pages, context,
             self.cache, self.run_options, restore=lambda unit, payload: None, what="pages",
@@ -478,7 +490,8 @@ class _Publisher:
     def _render_page(self, page: Page, outcome: Outcome) -> str:
         ui = interface_for(page.language.code)
         fallback = None if page.progress is None else fallback_of(page, self.source)
-        rendered = render_article(page.markdown, fallback, self.files.linker(page))
+        rendered = render_article(page.markdown, fallback, self.files.linker(page),
+                                  dialect=self._dialect(page.doc))
         row = [self.outcomes[(page.doc.name, lang.code)] for lang in self.languages]
         switcher = [{"href": page.root + url_path(o.site_path), "language": o.language,
                      "current": o.language == page.language}
@@ -786,43 +799,74 @@ class _Publisher:
     # --- clean-up ---------------------------------------------------------------------------
 
     def _remove_stale(self) -> None:
-        """Nothing unverified stays public: pages no longer published, reviewer pages left
-        in the site from older versions, assets no page uses."""
-        keep = {o.site_path for o in self.outcomes.values() if o.verdict.published}
+        """Nothing unverified stays public, nothing of someone else's goes: what the last
+        publish wrote here (its manifest) and this one no longer makes is removed — pages
+        no longer published, a removed document or locale, feeds and ``sitemap.xml``
+        once ``base-url`` is gone, the search index once search is off, unused assets.
+        A site made before manifests existed is swept by the names tolmach gives."""
+        produced = self._produced()
+        before = read_manifest(self.out)
+        if before is None:
+            before = self._legacy_files()
+        self._remove_all(remove_unlisted(self.out, before, produced,
+                                         lambda p: _inside_folder(self.out, p, "the site folder")))
+        if self.out.is_dir() or produced:
+            write_manifest(self.out, produced)
         review = self.options.review
-        for lang in self.languages:
-            folder = self.out / lang.code
-            for path in sorted(folder.rglob("*.html")) if folder.is_dir() else ():
-                if path.relative_to(self.out).as_posix() not in keep:
-                    self._remove(path)
-        lists = {f"{folder}/{lang.code}.{ext}" for lang in self.shown
-                 for folder, ext in (("articles", "html"), ("search", "html"), ("feeds", "xml"))}
-        for lang in self.languages:
-            for folder, ext in (("articles", "html"), ("search", "html"), ("feeds", "xml")):
-                path = self.out / folder / f"{lang.code}.{ext}"
-                if path.is_file() and f"{folder}/{lang.code}.{ext}" not in lists:
-                    self._remove(path)
-        legacy = self.out / "review"
-        if legacy.is_dir() and not (review is not None and review.resolve() == legacy.resolve()):
-            for path in sorted(legacy.glob("*.html")):
-                self._remove(path)
-        assets = self.out / ASSETS
-        if assets.is_dir():
-            for path in sorted(p for p in assets.rglob("*") if p.is_file()):
-                if path.relative_to(self.out).as_posix() not in self.files.assets:
-                    self._remove(path)
-        for folder in (self.out / lang.code for lang in self.languages):
-            _remove_empty_folders(folder)
-        _remove_empty_folders(assets)
-        _remove_empty_folders(legacy)
+        if review is not None and not _inside(review, self.out) and review.is_dir():
+            kept = self._review_files()
+            old = read_manifest(review) or set()
+            self._remove_all(remove_unlisted(
+                review, old, kept, lambda p: _inside_folder(review, p, "the reviewer pages' folder")))
+            write_manifest(review, kept)
 
-    def _remove(self, path: Path) -> None:
-        path.unlink()
-        self.report.removed.append(path)
+    def _produced(self) -> set[str]:
+        """Every file this publish makes in the site folder (``pagefind/``: a folder)."""
+        files = {o.site_path for o in self.outcomes.values() if o.verdict.published}
+        files |= {p.relative_to(self.out).as_posix() for p in self._list_paths(self.shown)}
+        files |= set(self.files.assets)
+        files |= set(STATIC_FILES) | ({SEARCH_SCRIPT, f"{PAGEFIND}/"} if self.search else set())
+        review = self.options.review
+        if review is not None and _inside(review, self.out):
+            folder = review.relative_to(self.out).as_posix()
+            files |= {f"{folder}/{name}" for name in self._review_files()}
+        return files
+
+    def _review_files(self) -> set[str]:
+        """The reviewer pages' folder as it should be: its index and styles, and the page
+        of every document × target locale that has one."""
+        review = self.options.review
+        assert review is not None
+        pages = {f"{lang.code}/{doc.name}.html" for lang in self.targets
+                 for doc in self.project.documents}
+        return {"index.html", *STATIC_FILES} | {p for p in pages if (review / p).is_file()}
+
+    def _legacy_files(self) -> set[str]:
+        """Files of a site that has no manifest yet, by the names tolmach gives: article
+        pages (any that carries tolmach's link fingerprint), the lists, feeds, sitemap and
+        reviewer pages an older version put inside the site. Assets are left: a file
+        under ``assets/`` may be anyone's until a manifest says otherwise."""
+        names = {p.relative_to(self.out).as_posix() for p in self.out.glob("*/*.html")
+                 if _written_by_tolmach(p)}
+        names |= {f"{folder}/{lang.code}.{ext}" for lang in self.languages
+                  for folder, ext in (("articles", "html"), ("search", "html"), ("feeds", "xml"))}
+        names |= {"sitemap.xml", SEARCH_SCRIPT, "review/index.html"}
+        names |= {f"review/{lang.code}/{doc.name}.html" for lang in self.targets
+                  for doc in self.project.documents}
+        return {name for name in names if (self.out / name).is_file()}
+
+    def _remove_all(self, removed: list[Path]) -> None:
+        self.report.removed.extend(removed)
 
     @staticmethod
     def _env(ui: Interface) -> Environment:
         return environment(ui.locale)
+
+
+def _written_by_tolmach(page: Path) -> bool:
+    """Whether an article page carries the link fingerprint tolmach writes into each."""
+    with page.open("r", encoding="utf-8", errors="replace") as handle:
+        return _LINKS_META.search(handle.read(4096)) is not None
 
 
 def _inside(path: Path, folder: Path) -> bool:
@@ -883,6 +927,7 @@ def _work_pages(batch: tuple) -> list[Fresh]:
     context, items = batch
     publisher = _worker_publisher(context)
     publisher.published = context[4]  # every page's verdict, for links between pages
+    publisher.files.anchors = context[5]  # heading ids of the pages linked with a fragment
     fresh: list[Fresh] = []
     by_document: dict[str, tuple] = {}
     for doc, code, row in items:
