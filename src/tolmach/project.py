@@ -750,9 +750,11 @@ class Project:
     def source_lines(self, doc: str, document: Document | None = None) -> dict[str, str]:
         """msgid → ``source.md:LINE`` where the text first occurs, read from the document
         itself (``document``, if already parsed), so findings name the source line
-        whatever ``location`` says."""
+        whatever ``location`` says. Only the last document's are kept: the steps go
+        document by document, and a run over a thousand must not hold them all."""
         cached = self._source_lines.get(doc)
         if cached is None:
+            self._source_lines.clear()
             cached = {}
             source = self.document_of(doc)
             if source is not None:
