@@ -106,8 +106,12 @@ def _column_width(char: str) -> int:
 _NARROW = re.compile("[ -~\u00a0-\u00ac\u00ae-\u02ff\u0370-\u0482\u048a-\u052f\u2010-\u2027]*")
 
 
+@lru_cache(maxsize=4)
 def _column_offsets(text: str) -> list[int] | None:
-    """Column at which each character starts; None when each takes exactly one column."""
+    """Column at which each character starts; None when each takes exactly one column.
+
+    A string is wrapped twice in a row (after its keyword, then on lines of its own),
+    so the last few answers are kept; nobody changes the list."""
     if _NARROW.fullmatch(text):
         return None
     return [0, *itertools.accumulate(map(_column_width, text))]
