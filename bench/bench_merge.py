@@ -514,7 +514,7 @@ def print_targets(results: list[Result]) -> None:
     cases = (
         ("unchanged template, catalog restored", "unchanged", "tolmach update (current"),
         ("unchanged template, no-op", "unchanged", "tolmach update, no-op"),
-        ("edited template (≈ 88% exact entries), current memory", "edited",
+        ("edited template (most entries exact), current memory", "edited",
          "tolmach update (current"),
     )
     for result in results:
