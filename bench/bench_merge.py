@@ -12,8 +12,13 @@ unchanged, measures the exact-match path alone.
 tolmach runs as a real `tolmach -C PROJECT update` (template in locales/, catalog in
 locales/de/LC_MESSAGES/, the seed glossary, translation memory on) twice: with a
 current memory and with the memory rebuilt from the catalog (.tolmach-cache deleted).
+On the unchanged template a third tolmach run is a no-op: the catalog is the one
+`update` itself wrote the run before (untimed), as in a project where nothing changed.
 GNU msgmerge merges the same two files, with `--previous` (fuzzy matching, OpenMP
 threads as it pleases and with OMP_NUM_THREADS=1) and with `-N` (no fuzzy matching).
+Both keep the translated entries whose source is gone as `#~` (msgmerge unless
+`--no-obsolete`, tolmach unless `keep-obsolete = false`); the contents table counts
+them for each tool.
 The tools alternate within each repetition (the order reverses every other one);
 the tables give medians of wall time, CPU (user + system) and peak memory. A tool
 whose first run takes longer than --single-after seconds runs once; one that takes
@@ -311,6 +316,10 @@ def tools_for(setting: Setting, fuzzy: bool, one_thread: bool = True) -> list[To
         setting.restore()
         shutil.rmtree(project / ".tolmach-cache", ignore_errors=True)
 
+    def as_update_left_it() -> None:
+        setting.restore()
+        measure(update)  # untimed: the catalog and the result cache as after an update
+
     update = [tolmach, "-C", str(project), "update"]
     folder = setting.folder
     msgmerge = ["msgmerge", "--quiet", "--previous"]
@@ -335,6 +344,8 @@ def tools_for(setting: Setting, fuzzy: bool, one_thread: bool = True) -> list[To
         )
     if not fuzzy:
         tools.pop(1)  # nothing to find in the memory when nothing changed
+        tools.insert(1, Tool("tolmach update, no-op (catalog as update left it)", update,
+                             setting.catalog, before=as_update_left_it))
     return tools
 
 
@@ -500,13 +511,21 @@ def print_targets(results: list[Result]) -> None:
     heading("targets (reported, not enforced)")
     print("| target | catalog | tolmach | msgmerge | result |")
     print("|---|---|---:|---:|---|")
+    cases = (
+        ("unchanged template, catalog restored", "unchanged", "tolmach update (current"),
+        ("unchanged template, no-op", "unchanged", "tolmach update, no-op"),
+        ("edited template (most entries exact), current memory", "edited",
+         "tolmach update (current"),
+    )
     for result in results:
-        ours = by_name(result.unchanged, "tolmach update (current").summary
-        theirs = by_name(result.unchanged, "msgmerge -N").summary
-        for what, a, b in (("wall", ours.wall, theirs.wall), ("CPU", ours.cpu, theirs.cpu)):
-            print(f"| `update` ≤ `msgmerge -N`, unchanged template ({what}) "
-                  f"| {result.scenario.name} | {a:.2f} s | {b:.2f} s "
-                  f"| {'PASS' if a <= b else 'MISS'} |")
+        for case, which, name in cases:
+            outcomes = getattr(result, which)
+            ours = by_name(outcomes, name).summary
+            theirs = by_name(outcomes, "msgmerge -N").summary
+            for what, a, b in (("wall", ours.wall, theirs.wall), ("CPU", ours.cpu, theirs.cpu)):
+                print(f"| `update` ≤ `msgmerge -N`, {case} ({what}) "
+                      f"| {result.scenario.name} | {a:.2f} s | {b:.2f} s "
+                      f"| {'PASS' if a <= b else 'MISS'} |")
     for result in results:
         fuzzy = by_name(result.edited, "msgmerge --previous")
         if fuzzy is None:
@@ -527,6 +546,7 @@ def print_contents(results: list[Result], read: dict[Path, Contents]) -> None:
     print("| catalog | tool | translated | fuzzy | untranslated | obsolete `#~` "
           "| of which removed sources | of which previous versions of changed strings |")
     print("|---|---|---:|---:|---:|---:|---:|---:|")
+    notes = []
     for result in results:
         scenario = result.scenario
         previous = set(scenario.origins.values())
@@ -540,8 +560,11 @@ def print_contents(results: list[Result], read: dict[Path, Contents]) -> None:
             print(f"| {scenario.name} | {name} | {c.translated:,} | {c.fuzzy:,} "
                   f"| {c.untranslated:,} | {len(c.obsolete):,} | {len(obsolete & gone):,} "
                   f"| {len(obsolete & previous):,} |")
-    print("\n(tolmach keeps the old version of a changed string as `#~` as well; msgmerge "
-          "drops an old entry once it served as a fuzzy match.)")
+            notes.append(f"{scenario.name}, {name}: keeps {len(obsolete & gone):,} of the "
+                         f"{len(gone):,} removed sources and {len(obsolete & previous):,} of the "
+                         f"{len(previous):,} edited strings' old versions as `#~`")
+    print("\nHow each tool treats obsolete entries (counted in its output):")
+    print("\n".join(f"- {note}" for note in notes))
 
 
 def print_agreement(results: list[Result], read: dict[Path, Contents]) -> None:

@@ -181,3 +181,19 @@ def test_summary_counts_memory_suggestions_as_new():
     assert str(summarize_update(None, merged)) == (
         "+2 new (1 suggested by memory), ~0 fuzzy, −0 obsolete, 0 kept"
     )
+
+
+def test_update_parses_each_template_once_and_each_catalog_once(project):
+    """The template read to refuse a broken one before any work is the one merged:
+    one document in two locales costs one template parse and two catalog parses (the
+    memory, which reads changed catalogs too, is off here)."""
+    from tolmach.fileio import WORK
+
+    config = project / "pyproject.toml"
+    config.write_text(config.read_text("utf-8") + "translation-memory = false\n", "utf-8")
+    run(project, "extract")
+    run(project, "update", "-j", "1")
+    edited(project)  # both catalogs changed: both are merged again
+    parses = WORK["parse"]
+    run(project, "update", "-j", "1")
+    assert WORK["parse"] - parses == 3

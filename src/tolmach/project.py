@@ -118,6 +118,7 @@ class Project:
         self._token = uuid.uuid4().hex  # names this project to the workers of its runs
         self._probes: list | None = None  # answers noted while a unit of work runs
         self._open_memory = None
+        self._parsed_templates: dict[str, polib.POFile] = {}  # update: read once, merged once
 
     @property
     def root(self) -> Path:
@@ -421,7 +422,8 @@ class Project:
 
         def prepare(stale: list[Unit]) -> None:
             for name in dict.fromkeys(unit.item[0].name for unit in stale):
-                self._read_template_named(name)  # a broken template stops all, first
+                # a broken template stops all, first; the workers take the ones read here
+                self._parsed_templates[name] = self._read_template_named(name)
             _ = self.termbase  # a broken glossary is refused before the memory learns anything
             if memory_on:
                 with self._memory() as memory:
@@ -442,6 +444,7 @@ class Project:
             )
         finally:
             self._close_query_memory()
+            self._parsed_templates.clear()
         self.save_cache(cache)
         return results
 
@@ -981,7 +984,10 @@ def _work_update(batch: tuple) -> list[Fresh]:
         template = templates.get(doc.name)
         if template is None:
             templates.clear()
-            template = templates[doc.name] = project._read_template(doc)
+            template = project._parsed_templates.pop(doc.name, None)
+            if template is None:
+                template = project._read_template(doc)
+            templates[doc.name] = template
         memory = None
         if project.config.translation_memory:
             memory = _NotingMemory(project._query_memory())

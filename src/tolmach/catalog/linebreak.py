@@ -8,12 +8,13 @@ exactly keeps a catalog edited in Poedit and rewritten by tolmach byte for byte 
 
 from __future__ import annotations
 
+import bisect
 import itertools
 import re
 import unicodedata
 from functools import lru_cache
 
-__all__ = ["break_lines", "break_opportunities"]
+__all__ = ["break_lines", "break_opportunities", "wrap"]
 
 # Line break classes of UAX #14 as libunistring resolves them (AI and XX as AL,
 # CJ as NS).  _PAIRS[before][after] says whether a line may break between two
@@ -105,8 +106,12 @@ def _column_width(char: str) -> int:
 _NARROW = re.compile("[ -~\u00a0-\u00ac\u00ae-\u02ff\u0370-\u0482\u048a-\u052f\u2010-\u2027]*")
 
 
+@lru_cache(maxsize=4)
 def _column_offsets(text: str) -> list[int] | None:
-    """Column at which each character starts; None when each takes exactly one column."""
+    """Column at which each character starts; None when each takes exactly one column.
+
+    A string is wrapped twice in a row (after its keyword, then on lines of its own),
+    so the last few answers are kept; nobody changes the list."""
     if _NARROW.fullmatch(text):
         return None
     return [0, *itertools.accumulate(map(_column_width, text))]
@@ -172,3 +177,68 @@ def break_lines(text: str, positions: list[int], width: int, start: int) -> list
             line_start = columns[last_break] if columns else last_break
         last_break = position
     return breaks
+
+
+def wrap(text: str, width: int, start: int = 0, exclude: int | None = None) -> list[int]:
+    """The break offsets :func:`break_lines` gives for all of ``text``'s opportunities
+    (but ``exclude``), found without listing them all.
+
+    Each line ends at the last opportunity that fits, or at the first one after the
+    line's start when none fits; only the words around each line's end are looked at,
+    so a long string costs its line count, not its word count.
+    """
+    columns = _column_offsets(text)
+    end = len(text)
+    total = columns[end] if columns else end
+    breaks: list[int] = []
+    line_start, line_column = 0, -start
+    while total - line_column > width:
+        room = line_column + width
+        last = bisect.bisect_right(columns, room) - 1 if columns else min(room, end)
+        cut = _last_opportunity(text, last, line_start, exclude)
+        if cut is None:
+            cut = _first_opportunity(text, line_start, exclude)
+            if cut is None:
+                break
+        breaks.append(cut)
+        line_start, line_column = cut, columns[cut] if columns else cut
+    return breaks
+
+
+def _last_opportunity(text: str, last: int, after: int, exclude: int | None) -> int | None:
+    """The greatest break opportunity in ``(after, last]``, walking back word by word."""
+    stop = last + 1  # the search covers text[:stop]
+    while stop > after + 1:
+        word_start = text.rfind(" ", 0, stop) + 1
+        if word_start == stop:  # a space: step over it
+            stop -= 1
+            continue
+        word_end = text.find(" ", word_start)
+        for offset in reversed(_word_opportunities(text, word_start, word_end)):
+            if after < offset <= last and offset != exclude:
+                return offset
+        stop = word_start - 1
+    return None
+
+
+def _first_opportunity(text: str, after: int, exclude: int | None) -> int | None:
+    """The least break opportunity past ``after`` (a line that nothing lets fit)."""
+    positions = [p for p in break_opportunities(text) if p > after and p != exclude]
+    return positions[0] if positions else None
+
+
+def _word_opportunities(text: str, word_start: int, word_end: int) -> list[int]:
+    """The opportunities of one space-free word of ``text``, as break_opportunities
+    finds them: before it (decided by the word before), and inside it."""
+    word = text[word_start:word_end] if word_end >= 0 else text[word_start:]
+    first, inner, _ = _word_breaks(word)
+    found = [word_start + offset for offset in inner]
+    before_end = word_start - 1
+    while before_end >= 0 and text[before_end] == " ":
+        before_end -= 1
+    if before_end >= 0:  # a word comes before: the pair of classes decides
+        previous = text[text.rfind(" ", 0, before_end) + 1 : before_end + 1]
+        last = _word_breaks(previous)[2]
+        if first == "CM" or last == "ZW" or _PAIRS[last][first] != "P":
+            found.insert(0, word_start)
+    return found

@@ -125,13 +125,16 @@ def update_catalog(
 
 def summarize_update(old: polib.POFile | None, merged: polib.POFile) -> UpdateSummary:
     """Count what :func:`update_catalog` did: new, fuzzy, obsolete and kept strings."""
-    before = {_key(e): e for e in old or () if not e.obsolete}
-    gone = {_key(e) for e in old or () if e.obsolete and _translated(e)}
+    before = {(e.msgctxt, e.msgid): e for e in old or () if not e.obsolete}
+    gone = {(e.msgctxt, e.msgid) for e in old or () if e.obsolete and _translated(e)}
     live = [e for e in merged if not e.obsolete]
-    proposed_from = {(e.previous_msgctxt, e.previous_msgid) for e in live if _key(e) not in before}
+    proposed_from = {
+        (e.previous_msgctxt, e.previous_msgid) for e in live if (e.msgctxt, e.msgid) not in before
+    }
     counts = {"new": 0, "fuzzy": 0, "kept": 0, "memory": 0}
     for entry in live:
-        if _key(entry) in before or (_key(entry) in gone and _translated(entry)):
+        key = (entry.msgctxt, entry.msgid)
+        if key in before or (key in gone and _translated(entry)):
             counts["kept"] += 1
         elif is_memory_suggestion(entry):
             counts["new"] += 1
@@ -140,7 +143,7 @@ def summarize_update(old: polib.POFile | None, merged: polib.POFile) -> UpdateSu
             counts["fuzzy"] += 1
         else:
             counts["new"] += 1
-    still = {_key(e) for e in live}
+    still = {(e.msgctxt, e.msgid) for e in live}
     obsolete = sum(
         1
         for key, entry in before.items()
@@ -189,15 +192,16 @@ def merge_catalog(
     old_entries = list(old) if old is not None else []
     result = _empty_like(old if old is not None else template)
     plurals = _plural_count(result)
-    exact = {_key(entry): entry for entry in old_entries if not entry.obsolete}
+    exact = {(entry.msgctxt, entry.msgid): entry for entry in old_entries if not entry.obsolete}
     for entry in old_entries:
-        exact.setdefault(_key(entry), entry)  # obsolete ones revive when nothing live matches
-    finder = _ProposalFinder(old_entries, threshold, {_key(e) for e in template})
+        if entry.obsolete:  # revives when nothing live matches
+            exact.setdefault((entry.msgctxt, entry.msgid), entry)
+    finder = _ProposalFinder(old_entries, threshold, {(e.msgctxt, e.msgid) for e in template})
     used: set[int] = set()
     for wanted in template:
         if wanted.obsolete or (wanted.msgid == "" and wanted.msgctxt is None):
             continue
-        found = exact.get(_key(wanted))
+        found = exact.get((wanted.msgctxt, wanted.msgid))
         if found is not None:
             used.add(id(found))
         merged = _from_template(wanted)

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import polib
 
-from tolmach.catalog.linebreak import break_lines, break_opportunities
+from tolmach.catalog.linebreak import wrap
 from tolmach.catalog.poreader import (
     DEFAULT_WIDTH,
     RESERVED,
@@ -151,12 +151,10 @@ def _string_lines(prefix: str, keyword: str, value: str, width: int) -> list[str
         return [f'{prefix}{keyword} "{texts[0]}"']  # fits, however wide its characters
     lines = [f'{prefix}{keyword} ""']
     for portion, text in zip(portions, texts, strict=True):
-        positions = break_opportunities(text)
-        if portion.endswith("\n") and len(text) - 2 in positions:
-            positions.remove(len(text) - 2)  # never break just before the final \n
-        if len(texts) == 1 and not break_lines(text, positions, limit, len(keyword) + 1):
+        final = len(text) - 2 if portion.endswith("\n") else None  # never break before it
+        if len(texts) == 1 and not wrap(text, limit, len(keyword) + 1, final):
             return [f'{prefix}{keyword} "{text}"']
-        cuts = [0, *break_lines(text, positions, limit, 0), len(text)]
+        cuts = [0, *wrap(text, limit, 0, final), len(text)]
         lines += [f'{prefix}"{text[a:b]}"' for a, b in itertools.pairwise(cuts)]
     return lines
 
