@@ -40,6 +40,7 @@ from pathlib import Path
 from benchlib import (
     Measurement,
     Summary,
+    compile_tolmach,
     machine_note,
     measure,
     ratio,
@@ -571,6 +572,7 @@ def main() -> int:
         return 0
     files = read_corpus(data / CORPUS)
     runs = 1 if args.quick else args.runs
+    compile_tolmach(str(Path(tolmach_executable()).with_name("python")))
     print("… start-up", file=sys.stderr, flush=True)
     start = measure_start_up(files, runs)
     print_start_up(start)
