@@ -37,7 +37,7 @@ from tolmach.config import (
     pattern_root,
     validate_locale,
 )
-from tolmach.fileio import SourceError, ensure_inside, read_source, write_atomic
+from tolmach.fileio import LinkGuard, SourceError, read_source, write_atomic
 from tolmach.jobs.cache import ResultCache, content_digest, environment_digest, key_of
 from tolmach.jobs.executor import RunOptions
 from tolmach.jobs.units import Fresh, Unit, run_units
@@ -118,6 +118,8 @@ class Project:
         self._token = uuid.uuid4().hex  # names this project to the workers of its runs
         self._probes: list | None = None  # answers noted while a unit of work runs
         self._open_memory = None
+        self._paths: dict[tuple, Path] = {}  # see _remembered
+        self._links = LinkGuard()  # where the project's files really are, folder by folder
 
     @property
     def root(self) -> Path:
@@ -133,7 +135,7 @@ class Project:
         seen: dict[str, str] = {}
         for path, root in self.config.matched_documents():
             if not self.config.allow_outside_sources:
-                ensure_inside(self.root, path, where="the project", refused=_SOURCE_REFUSED)
+                self._links.inside(self.root, path, where="the project", refused=_SOURCE_REFUSED)
             relpath = path.relative_to(self.root).as_posix()
             if _UNREFERABLE_RE.search(relpath):
                 raise SourceError(
@@ -528,24 +530,40 @@ class Project:
         """A file under the locales folder, refused when a symbolic link leads out of it."""
         locales = self.config.locales_path
         where = f"{self.shown(locales)}/"
-        return ensure_inside(locales, path, where=where, refused=_NOT_FOLLOWED)
+        return self._links.inside(locales, path, where=where, refused=_NOT_FOLLOWED)
 
     def template_path(self, doc: str) -> Path:
-        return self.locales_file(self.config.template_path(doc))
+        return self._remembered(("pot", doc), lambda: self.locales_file(self.config.template_path(doc)))
 
     def catalog_path(self, locale: str, doc: str) -> Path:
-        locale = validate_locale(locale)
-        return self.locales_file(self.config.catalog_path(locale, doc))
+        return self._remembered(
+            ("po", locale, doc),
+            lambda: self.locales_file(self.config.catalog_path(validate_locale(locale), doc)),
+        )
 
     def output_path(self, locale: str, doc: str, suffix: str = ".md") -> Path:
+        return self._remembered(("output", locale, doc, suffix), lambda: self._output_file(locale, doc, suffix))
+
+    def _output_file(self, locale: str, doc: str, suffix: str) -> Path:
         locale = validate_locale(locale)
         output = self.config.output_path
-        return ensure_inside(
+        return self._links.inside(
             output,
             self.config.output_file(locale, doc, suffix),
             where=f"{self.shown(output)}/",
             refused="nothing is written through it",
         )
+
+    def _remembered(self, key: tuple, find) -> Path:
+        """A file's path as ``find`` checks it, found once per Project (one command).
+
+        A run asks for each catalog several times, and each check follows the path's
+        links folder by folder (a system call each); a refusal is never remembered.
+        """
+        path = self._paths.get(key)
+        if path is None:
+            path = self._paths[key] = find()
+        return path
 
     def read_catalog(self, locale: str, doc: str) -> polib.POFile | None:
         path = self.catalog_path(locale, doc)
