@@ -165,18 +165,19 @@ class Config:
         never sources, whatever a glob says.
         """
         found: dict[Path, str] = {}
+        output = Path(self.output_dir).parts
         for pattern in self.documents:
             root = self.source_root if self.source_root is not None else pattern_root(pattern)
             for path in sorted(self.root.glob(pattern)):
-                if path.is_file() and path not in found and not self._excluded(path):
+                if path not in found and not self._excluded(path, output) and path.is_file():
                     found[path] = root
         return list(found.items())
 
-    def _excluded(self, path: Path) -> bool:
-        relative = path.relative_to(self.root)
-        if relative.parts[: len(Path(self.output_dir).parts)] == Path(self.output_dir).parts:
+    def _excluded(self, path: Path, output: tuple[str, ...]) -> bool:
+        relative = path.relative_to(self.root).parts
+        if relative[: len(output)] == output:
             return True
-        return any(part.startswith(".") or part == "node_modules" for part in relative.parts[:-1])
+        return any(part.startswith(".") or part == "node_modules" for part in relative[:-1])
 
     def settings_for(self, relpath: str) -> DocumentSettings:
         """The dialect and segment options of the document at ``relpath`` (project-relative)."""

@@ -130,10 +130,11 @@ class Project:
     @cached_property
     def documents(self) -> list[SourceDocument]:
         """Every source document, named by its path from its root (see ``source-root``)."""
-        self._require_matches()
+        matched = self.config.matched_documents()
+        self._require_matches(matched)
         docs = []
         seen: dict[str, str] = {}
-        for path, root in self.config.matched_documents():
+        for path, root in matched:
             if not self.config.allow_outside_sources:
                 self._links.inside(self.root, path, where="the project", refused=_SOURCE_REFUSED)
             relpath = path.relative_to(self.root).as_posix()
@@ -157,10 +158,10 @@ class Project:
             docs.append(SourceDocument(name, path, relpath, _suffix(path)))
         return docs
 
-    def _require_matches(self) -> None:
+    def _require_matches(self, matched: list) -> None:
         """Documents globs that match no file at all are a mistake (a typo, a moved
         folder): extract, update and build would otherwise do nothing and exit 0."""
-        if self.config.matched_documents():
+        if matched:
             return
         source = self.config.source
         text = source.read_text("utf-8") if source is not None and source.is_file() else ""
