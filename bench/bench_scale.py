@@ -19,7 +19,9 @@ Medians of N runs of wall time, CPU (user + system) and peak memory (max RSS) of
 child. Beside them: markdown-it-py parsing the same files (the floor) and
 translate-toolkit's md2po and po2md on the same files; the start-up of `tolmach
 --version` and of a single-file extract. The targets of issue 17 are printed as PASS or
-MISS; the exit code does not depend on them.
+MISS; the exit code does not depend on them. `--no-serial` skips the -j 1 runs;
+`--baseline OUTPUT` measures the doubled project alone and takes the single one's
+figures for the growth table from OUTPUT, an earlier output of this script.
 """
 
 from __future__ import annotations
@@ -298,11 +300,12 @@ class Row:
     serial: Summary | None = None  # the same with -j 1, when the command has -j
 
 
-def measure_commands(project: Project, runs: int) -> dict[tuple[str, str], Row]:
-    """Medians per (command, state) with -j 2; -j 1 beside it when a command has -j."""
+def measure_commands(project: Project, runs: int, serial: bool = True) -> dict[tuple[str, str], Row]:
+    """Medians per (command, state) with -j 2; -j 1 beside it when a command has -j
+    (and ``serial``)."""
     samples: dict[tuple[str, str, str], list[Measurement]] = defaultdict(list)
     variants = [(PARALLEL, ("-j", "2"))]
-    if any(project.jobs.values()):
+    if serial and any(project.jobs.values()):
         variants.append((SERIAL, ("-j", "1")))
     for number in range(runs):
         for variant, extra in variants:
@@ -465,7 +468,10 @@ def print_size(title: str, rows: dict, reference: Reference, project: Project, r
         for state in STATES:
             row = rows[command, state]
             s = row.summary
-            speedup = ratio(row.serial.wall, s.wall) if row.serial else "n/a (no -j)"
+            if row.serial is not None:
+                speedup = ratio(row.serial.wall, s.wall)
+            else:
+                speedup = "not measured" if project.jobs[command] else "n/a (no -j)"
             print(
                 f"| {command} | {state} | {s.wall:.2f} s | {s.cpu:.2f} s | {s.peak_mib:.0f} "
                 f"| {row.written} | {speedup} | {ratio(s.wall, floor)} "
@@ -493,6 +499,30 @@ def heading(title: str) -> None:
 
 def verdict(passed: bool) -> str:
     return "PASS" if passed else "MISS"
+
+
+TABLE_ROW = re.compile(
+    r"^\| (\w+) \| (cold|no-op|one edit) \| ([\d.]+) s \| ([\d.]+) s \| (\d+) \|", re.M
+)
+
+
+def read_baseline(path: Path, documents: int) -> tuple[str, dict[tuple[str, str], Row]]:
+    """The table of the ``documents``-document project from an earlier output of this
+    script (``--baseline``): its medians, for the growth table of a run of the doubled
+    project alone."""
+    text = path.read_text("utf-8")
+    title = f"{documents:,} documents"
+    start = text.find(f"— {title} × ")
+    if start < 0:
+        raise SystemExit(f"{path}: no table of {title}")
+    end = text.find("\nparse floor", start)
+    rows = {
+        (command, state): Row(Summary(float(wall), float(cpu), float(peak), 0), 0)
+        for command, state, wall, cpu, peak in TABLE_ROW.findall(text[start:end])
+    }
+    if len(rows) != len(COMMANDS) * len(STATES):
+        raise SystemExit(f"{path}: the table of {title} is incomplete")
+    return f"{title} (from {path.name})", rows
 
 
 def print_targets(results: list[tuple[str, dict, Reference]], start: StartUp) -> None:
@@ -526,6 +556,8 @@ def print_targets(results: list[tuple[str, dict, Reference]], start: StartUp) ->
         print(f"| one-edit `{command}` < {TARGET_EDIT:g} s | {s.wall:.2f} s ({s.cpu:.2f} s) "
               f"| {verdict(s.wall < TARGET_EDIT)} |")
     for title, rows, reference in results:
+        if reference is None:  # read from a baseline: its verdict was printed there
+            continue
         ours = rows["update", "cold"].summary
         if reference.md2po is None:
             print(f"| cold `update` ≤ md2po ({title}) | {ours.wall:.2f} s vs – | not measured |")
@@ -537,7 +569,9 @@ def print_targets(results: list[tuple[str, dict, Reference]], start: StartUp) ->
     print(f"| growth ≤ {TARGET_GROWTH}× for every command and state (wall) | "
           f"{'misses: ' + shown if growth_misses else 'all within'} "
           f"| {verdict(not growth_misses)} |")
-    for title, rows, _ in results:
+    for title, rows, reference in results:
+        if reference is None:
+            continue
         peak = max(rows["publish", state].summary.peak_mib for state in STATES)
         print(f"| `publish` peak memory < {TARGET_PUBLISH_MIB:g} MiB ({title}, worst state) "
               f"| {peak:.0f} MiB | {verdict(peak < TARGET_PUBLISH_MIB)} |")
@@ -559,6 +593,12 @@ def main() -> int:
     parser.add_argument("--documents", type=int, help="documents of the smaller project "
                         "(default: the whole corpus, 500; the larger one has twice as many)")
     parser.add_argument("--data", type=Path, help="the shared data folder (default: ../shared/data)")
+    parser.add_argument("--no-serial", action="store_true",
+                        help="skip the -j 1 runs (no speed-up figures; half the time)")
+    parser.add_argument("--baseline", type=Path, metavar="OUTPUT",
+                        help="measure the doubled project only; the single one's figures "
+                        "for the growth table are read from OUTPUT, an earlier output of "
+                        "this script")
     parser.add_argument("--keep", type=Path, help="build the projects in this folder and keep them")
     parser.add_argument("--floor", type=Path, help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -579,9 +619,12 @@ def main() -> int:
     if args.quick or args.documents:
         files = spread(files, args.documents or 60)
     results = []
+    if args.baseline:
+        title, rows = read_baseline(args.baseline, len(files))
+        results.append((title, rows, None))
     with tempfile.TemporaryDirectory(prefix="tolmach-scale-") as scratch:
         base = args.keep or Path(scratch)
-        for copies in (1, 2):
+        for copies in (2,) if args.baseline else (1, 2):
             title = f"{len(files) * copies:,} documents"
             root = base / f"docs{len(files) * copies}"
             shutil.rmtree(root, ignore_errors=True)
@@ -589,7 +632,7 @@ def main() -> int:
             project = create_project(root, files, copies)
             print(f"… {title}: preparing the project", file=sys.stderr, flush=True)
             filled = prepare(project)
-            rows = measure_commands(project, runs)
+            rows = measure_commands(project, runs, serial=not args.no_serial)
             print(f"… {title}: parse floor and translate-toolkit", file=sys.stderr, flush=True)
             reference = measure_references(project, runs)
             catalogs = sum(len(project.catalogs(locale)) for locale in LOCALES)
