@@ -67,6 +67,20 @@ def tolmach_executable() -> str:
     return found
 
 
+def compile_tolmach(python: str) -> None:
+    """Byte-compile tolmach's modules, as pip does when it installs a package.
+
+    An editable install has no ``.pyc`` files of its own until a run writes them, and
+    none is ever written under PYTHONDONTWRITEBYTECODE: every timed run would then
+    compile the modules it imports, which no installed tolmach does.
+    """
+    script = (
+        "import compileall, pathlib, tolmach; "
+        "compileall.compile_dir(pathlib.Path(tolmach.__file__).parent, quiet=1)"
+    )
+    subprocess.run([python, "-c", script], check=True)
+
+
 @dataclass
 class Measurement:
     """One run of a child process, measured from outside."""

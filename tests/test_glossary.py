@@ -27,7 +27,7 @@ from tolmach.glossary import (
     waived_terms,
 )
 from tolmach.glossary.candidates import find_candidates
-from tolmach.glossary.match import morph_analyzer
+from tolmach.glossary.match import morph_analyzer, normalize_word, word_lemmas
 
 DATA = Path(__file__).parent / "data" / "glossary"
 PROJECT = Path(__file__).parent.parent
@@ -56,6 +56,16 @@ def test_a_match_gives_its_offsets_in_the_original_text():
 
 def test_the_morphology_analyzer_is_created_once_per_process():
     assert morph_analyzer() is morph_analyzer()
+
+
+def test_lemmas_are_every_normal_form_the_ranked_analyzer_gives():
+    """word_lemmas uses an analyzer without probability ranking: the same set of lemmas."""
+    text = "\n".join(p.read_text("utf-8") for p in sorted((PROJECT / "seeds").glob("*.ru.md")))
+    words = sorted({normalize_word(w) for w in re.findall(r"[А-Яа-яЁё]+", text)})
+    assert len(words) > 500
+    for word in words:
+        ranked = {normalize_word(p.normal_form) for p in morph_analyzer().parse(word)}
+        assert word_lemmas(word) == frozenset(ranked or {word}), word
 
 
 # --- checking translations -----------------------------------------------------------

@@ -26,8 +26,16 @@ ROOT = Path(__file__).resolve().parents[1]
 README = (ROOT / "README.md").read_text("utf-8")
 
 
+def subcommand(group: click.Group, name: str) -> click.Command:
+    """A command of a group, loaded as the CLI loads it (the main group loads lazily)."""
+    command = group.get_command(click.Context(group), name)
+    assert command is not None, name
+    return command
+
+
 def command_paths(group: click.Group = cli, prefix: tuple[str, ...] = ()):
-    for name, command in sorted(group.commands.items()):
+    for name in group.list_commands(click.Context(group)):
+        command = subcommand(group, name)
         path = (*prefix, name)
         yield path
         if isinstance(command, click.Group):
@@ -63,7 +71,7 @@ def test_options_declare_their_help():
     for path in command_paths():
         command = cli
         for name in path:
-            command = command.commands[name]  # type: ignore[attr-defined]
+            command = subcommand(command, name)  # type: ignore[arg-type]
         for param in command.params:
             if isinstance(param, click.Option) and not param.help and param.name != "help":
                 missing.append(f"{' '.join(path)} {param.opts[0]}")

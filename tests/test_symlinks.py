@@ -15,7 +15,7 @@ from click.testing import CliRunner
 
 from tolmach.cli import cli
 from tolmach.config import load_config
-from tolmach.fileio import OutsideError, ensure_inside
+from tolmach.fileio import LinkGuard, OutsideError, ensure_inside
 from tolmach.project import Project
 from tolmach.publish.preview import Preview
 from tolmach.publish.site import site_folder
@@ -103,3 +103,23 @@ def test_the_refusal_names_the_first_link_that_leads_out(tmp_path: Path):
         ensure_inside(base, base / "a" / "b" / "c" / "d.po", where="base/", refused="no")
     assert caught.value.path == str(base / "a" / "b")
     assert ensure_inside(base, base / "a" / "new.po", where="base/", refused="no")
+
+
+@pytest.mark.parametrize("check", [ensure_inside, LinkGuard().inside], ids=["plain", "guard"])
+def test_a_link_leading_out_is_refused_by_each_way_of_checking(tmp_path: Path, check):
+    """LinkGuard remembers folders' real paths; it must refuse what ensure_inside refuses:
+    a linked folder on the way, a file that is itself a link, and a ``..`` way out."""
+    base = tmp_path / "base"
+    (base / "inside").mkdir(parents=True)
+    (tmp_path / "elsewhere" / "sub").mkdir(parents=True)
+    (tmp_path / "elsewhere" / "x.po").write_text("", "utf-8")
+    (base / "out").symlink_to(tmp_path / "elsewhere", target_is_directory=True)
+    (base / "inside" / "file.po").symlink_to(tmp_path / "elsewhere" / "x.po")
+    (base / "inside" / "near.po").symlink_to(base / "inside" / "plain.po")
+    for target in (base / "out" / "x.po", base / "out" / "sub" / "y.po", base / "inside" / "file.po",
+                   base / "inside" / ".." / ".." / "elsewhere" / "x.po"):
+        with pytest.raises(OutsideError):
+            check(base, target, where="base/", refused="no")
+    for target in (base / "inside" / "plain.po", base / "inside" / "near.po", base / "new.po"):
+        assert check(base, target, where="base/", refused="no") == target
+

@@ -15,10 +15,11 @@ import re
 import tomllib
 from dataclasses import dataclass, field, replace
 from pathlib import Path, PurePosixPath, PureWindowsPath
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
-from tolmach.markdown.dialects import Dialect, resolve_dialect
+if TYPE_CHECKING:  # the dialects pull in markdown-it-py: loaded when a setting needs them
+    from tolmach.markdown.dialects import Dialect
 
 __all__ = [
     "CONFIG_FILE",
@@ -164,18 +165,19 @@ class Config:
         never sources, whatever a glob says.
         """
         found: dict[Path, str] = {}
+        output = Path(self.output_dir).parts
         for pattern in self.documents:
             root = self.source_root if self.source_root is not None else pattern_root(pattern)
             for path in sorted(self.root.glob(pattern)):
-                if path.is_file() and path not in found and not self._excluded(path):
+                if path not in found and not self._excluded(path, output) and path.is_file():
                     found[path] = root
         return list(found.items())
 
-    def _excluded(self, path: Path) -> bool:
-        relative = path.relative_to(self.root)
-        if relative.parts[: len(Path(self.output_dir).parts)] == Path(self.output_dir).parts:
+    def _excluded(self, path: Path, output: tuple[str, ...]) -> bool:
+        relative = path.relative_to(self.root).parts
+        if relative[: len(output)] == output:
             return True
-        return any(part.startswith(".") or part == "node_modules" for part in relative.parts[:-1])
+        return any(part.startswith(".") or part == "node_modules" for part in relative[:-1])
 
     def settings_for(self, relpath: str) -> DocumentSettings:
         """The dialect and segment options of the document at ``relpath`` (project-relative)."""
@@ -256,6 +258,8 @@ def _settings(config: Config, relpath: str) -> DocumentSettings:
 
 @functools.lru_cache(maxsize=64)
 def _dialect(name: str, syntax: tuple[str, ...], attributes: tuple[str, ...]) -> Dialect:
+    from tolmach.markdown.dialects import resolve_dialect
+
     return resolve_dialect(name, syntax, attributes)
 
 
@@ -533,6 +537,8 @@ def _override(item: Any, number: int, path: Path, text: str) -> Override:
 
 def _check_dialect(name: str, syntax, path: Path, lines: tuple[int | None, int | None]) -> None:
     """A dialect nobody knows is an error at its line; a bad adjustment at ``syntax``'s."""
+    from tolmach.markdown.dialects import resolve_dialect
+
     try:
         resolve_dialect(name, syntax)
     except ValueError as exc:

@@ -22,6 +22,7 @@ from pathlib import Path
 __all__ = [
     "MAX_SOURCE_BYTES",
     "WORK",
+    "LinkGuard",
     "OutsideError",
     "ProjectLocked",
     "SourceError",
@@ -216,6 +217,40 @@ def ensure_inside(base: Path, target: Path, *, where: str, refused: str) -> Path
         return target
     link = _link_leading_out(base, target, real_base) or target
     raise OutsideError(link, f"a symbolic link to a place outside {where}; {refused}")
+
+
+class LinkGuard:
+    """:func:`ensure_inside` for the many files of a few folders, as one command asks it.
+
+    Following a path's links costs a system call per folder on the way; here each
+    folder's real path is found once, from its parent's, and a file costs one call (is
+    it a link itself?).
+    Meant for the life of one command: a folder made a link meanwhile goes unseen.
+    """
+
+    def __init__(self) -> None:
+        self._real: dict[str, str] = {}
+
+    def inside(self, base: Path, target: Path, *, where: str, refused: str) -> Path:
+        """``target`` as :func:`ensure_inside` returns it, or its error."""
+        folder, name = os.path.split(target)
+        plain = name not in ("", ".", "..") and not os.path.islink(target)
+        if plain and _within(os.path.join(self._real_path(folder), name), self._real_path(base)):
+            return target
+        return ensure_inside(base, target, where=where, refused=refused)
+
+    def _real_path(self, folder: str | Path) -> str:
+        """The folder's real path, from its parent's (each folder of a tree found once)."""
+        key = os.fspath(folder)
+        real = self._real.get(key)
+        if real is None:
+            parent, name = os.path.split(key)
+            if parent == key or name in ("", ".", "..") or os.path.islink(key):
+                real = os.path.realpath(key)
+            else:
+                real = os.path.join(self._real_path(parent), name)
+            self._real[key] = real
+        return real
 
 
 def _within(real: str, real_base: str) -> bool:

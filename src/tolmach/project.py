@@ -37,7 +37,7 @@ from tolmach.config import (
     pattern_root,
     validate_locale,
 )
-from tolmach.fileio import SourceError, ensure_inside, read_source, write_atomic
+from tolmach.fileio import LinkGuard, SourceError, read_source, write_atomic
 from tolmach.jobs.cache import ResultCache, content_digest, environment_digest, key_of
 from tolmach.jobs.executor import RunOptions
 from tolmach.jobs.units import Fresh, Unit, run_units
@@ -119,6 +119,8 @@ class Project:
         self._probes: list | None = None  # answers noted while a unit of work runs
         self._open_memory = None
         self._parsed_templates: dict[str, polib.POFile] = {}  # update: read once, merged once
+        self._paths: dict[tuple, Path] = {}  # see _remembered
+        self._links = LinkGuard()  # where the project's files really are, folder by folder
 
     @property
     def root(self) -> Path:
@@ -129,12 +131,13 @@ class Project:
     @cached_property
     def documents(self) -> list[SourceDocument]:
         """Every source document, named by its path from its root (see ``source-root``)."""
-        self._require_matches()
+        matched = self.config.matched_documents()
+        self._require_matches(matched)
         docs = []
         seen: dict[str, str] = {}
-        for path, root in self.config.matched_documents():
+        for path, root in matched:
             if not self.config.allow_outside_sources:
-                ensure_inside(self.root, path, where="the project", refused=_SOURCE_REFUSED)
+                self._links.inside(self.root, path, where="the project", refused=_SOURCE_REFUSED)
             relpath = path.relative_to(self.root).as_posix()
             if _UNREFERABLE_RE.search(relpath):
                 raise SourceError(
@@ -156,10 +159,10 @@ class Project:
             docs.append(SourceDocument(name, path, relpath, _suffix(path)))
         return docs
 
-    def _require_matches(self) -> None:
+    def _require_matches(self, matched: list) -> None:
         """Documents globs that match no file at all are a mistake (a typo, a moved
         folder): extract, update and build would otherwise do nothing and exit 0."""
-        if self.config.matched_documents():
+        if matched:
             return
         source = self.config.source
         text = source.read_text("utf-8") if source is not None and source.is_file() else ""
@@ -531,24 +534,40 @@ class Project:
         """A file under the locales folder, refused when a symbolic link leads out of it."""
         locales = self.config.locales_path
         where = f"{self.shown(locales)}/"
-        return ensure_inside(locales, path, where=where, refused=_NOT_FOLLOWED)
+        return self._links.inside(locales, path, where=where, refused=_NOT_FOLLOWED)
 
     def template_path(self, doc: str) -> Path:
-        return self.locales_file(self.config.template_path(doc))
+        return self._remembered(("pot", doc), lambda: self.locales_file(self.config.template_path(doc)))
 
     def catalog_path(self, locale: str, doc: str) -> Path:
-        locale = validate_locale(locale)
-        return self.locales_file(self.config.catalog_path(locale, doc))
+        return self._remembered(
+            ("po", locale, doc),
+            lambda: self.locales_file(self.config.catalog_path(validate_locale(locale), doc)),
+        )
 
     def output_path(self, locale: str, doc: str, suffix: str = ".md") -> Path:
+        return self._remembered(("output", locale, doc, suffix), lambda: self._output_file(locale, doc, suffix))
+
+    def _output_file(self, locale: str, doc: str, suffix: str) -> Path:
         locale = validate_locale(locale)
         output = self.config.output_path
-        return ensure_inside(
+        return self._links.inside(
             output,
             self.config.output_file(locale, doc, suffix),
             where=f"{self.shown(output)}/",
             refused="nothing is written through it",
         )
+
+    def _remembered(self, key: tuple, find) -> Path:
+        """A file's path as ``find`` checks it, found once per Project (one command).
+
+        A run asks for each catalog several times, and each check follows the path's
+        links folder by folder (a system call each); a refusal is never remembered.
+        """
+        path = self._paths.get(key)
+        if path is None:
+            path = self._paths[key] = find()
+        return path
 
     def read_catalog(self, locale: str, doc: str) -> polib.POFile | None:
         path = self.catalog_path(locale, doc)

@@ -9,21 +9,47 @@ this package.
 
 from __future__ import annotations
 
+import importlib
 from pathlib import Path
 
 import click
 
 from tolmach.cli.common import AppState
-from tolmach.cli.glossary import glossary
-from tolmach.cli.pipeline import build, check, extract, pseudo, stats, update
-from tolmach.cli.project import init, locale
-from tolmach.cli.publish import preview, publish, screenshots
-from tolmach.cli.tm import tm
 
-__all__ = ["cli", "main"]
+__all__ = ["AppState", "cli", "main"]
+
+# Each command's module, loaded when the command runs (or a help lists it): `tolmach
+# --version` and a single command then import only what they use.
+COMMAND_MODULES = {
+    "init": "tolmach.cli.project",
+    "locale": "tolmach.cli.project",
+    "extract": "tolmach.cli.pipeline",
+    "update": "tolmach.cli.pipeline",
+    "check": "tolmach.cli.pipeline",
+    "build": "tolmach.cli.pipeline",
+    "stats": "tolmach.cli.pipeline",
+    "pseudo": "tolmach.cli.pipeline",
+    "publish": "tolmach.cli.publish",
+    "preview": "tolmach.cli.publish",
+    "screenshots": "tolmach.cli.publish",
+    "glossary": "tolmach.cli.glossary",
+    "tm": "tolmach.cli.tm",
+}
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+class LazyGroup(click.Group):
+    """A group whose commands are imported on first use (click's documented pattern)."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted({*self.commands, *COMMAND_MODULES})
+
+    def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
+        if name not in self.commands and name in COMMAND_MODULES:
+            self.add_command(getattr(importlib.import_module(COMMAND_MODULES[name]), name))
+        return self.commands.get(name)
+
+
+@click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.option(
     "-C",
     "--project",
@@ -48,11 +74,6 @@ def cli(ctx: click.Context, project_dir: Path | None) -> None:
       tolmach stats
     """
     ctx.obj = AppState(start=(project_dir or Path.cwd()).absolute())
-
-
-for _command in (init, locale, extract, update, check, build, stats, pseudo, publish, preview,
-                 screenshots, glossary, tm):
-    cli.add_command(_command)
 
 
 def main() -> None:

@@ -123,11 +123,20 @@ def morph_analyzer():
     return pymorphy3.MorphAnalyzer()
 
 
+@functools.cache
+def lemma_analyzer():
+    """A pymorphy3 analyzer for lemmas alone: plain tuples, and no ranking of the parses
+    by probability, which costs more than the parsing and cannot change a set of lemmas."""
+    import pymorphy3
+
+    return pymorphy3.MorphAnalyzer(result_type=None, probability_estimator_cls=None)
+
+
 @functools.lru_cache(maxsize=200_000)
 def word_lemmas(word: str) -> frozenset[str]:
     """Every lemma pymorphy3 offers for a word: «ядра» may be «ядро» or something else."""
     word = normalize_word(word)
-    lemmas = {normalize_word(p.normal_form) for p in morph_analyzer().parse(word)}
+    lemmas = {normalize_word(parse[2]) for parse in lemma_analyzer().parse(word)}
     return frozenset(lemmas or {word})
 
 
