@@ -262,8 +262,8 @@ class _Publisher:
         common = key_of(
             self.threshold, self.options.allow_errors, self.options.drafts, self.source.code,
             [t.code for t in self.targets], sorted(self.rebuilt), self.search,
-            self.options.live_reload, str(review) if review is not None else None,
-            str(self.out), glossary,
+            self.options.live_reload, project.shown(review) if review is not None else None,
+            project.shown(self.out), glossary,
         )
         units = [
             Unit(doc.name,
@@ -418,7 +418,7 @@ class _Publisher:
         digest = self.cache.digest if self.cache is not None else (lambda path: "?")
         review = self.options.review
         inside = review is not None and _inside(review, self.out)
-        return key_of(doc.relpath, str(self.out), digest(doc.path),
+        return key_of(doc.relpath, self.project.shown(self.out), digest(doc.path),
                       [digest(self.project.catalog_path(t.code, doc.name)) for t in self.targets],
                       self.search, self.options.live_reload, self.options.drafts,
                       review.relative_to(self.out).as_posix() if inside else None)
@@ -560,7 +560,7 @@ class _Publisher:
         facts = [[name, code, o.verdict.published, o.title, o.description, o.updated,
                   o.percent_label, o.state] for (name, code), o in self.outcomes.items()]
         key = key_of("lists", facts, [lang.code for lang in shown], self.search,
-                     self.options.live_reload, str(self.out))
+                     self.options.live_reload, self.project.shown(self.out))
         paths = self._list_paths(shown)
         if self.cache is not None and self.cache.get("publish-lists", "lists", key) is not MISS:
             self.report.files += len(paths)
@@ -688,7 +688,7 @@ class _Publisher:
         """The Pagefind index, made again only when an article page changed."""
         pages = sorted(o.site_path for o in self.outcomes.values() if o.verdict.published)
         digest = self.cache.digest if self.cache is not None else (lambda path: "?")
-        key = key_of("search", str(self.out), [[page, digest(self.out / page)] for page in pages])
+        key = key_of("search", self.project.shown(self.out), [[page, digest(self.out / page)] for page in pages])
         if self.cache is not None and self.cache.get("publish-search", "search", key) is not MISS:
             return
         done = index_search(self.out)
