@@ -15,10 +15,11 @@ import re
 import tomllib
 from dataclasses import dataclass, field, replace
 from pathlib import Path, PurePosixPath, PureWindowsPath
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
-from tolmach.markdown.dialects import Dialect, resolve_dialect
+if TYPE_CHECKING:  # the dialects load markdown-it: only when a setting is resolved
+    from tolmach.markdown.dialects import Dialect
 
 __all__ = [
     "CONFIG_FILE",
@@ -256,6 +257,8 @@ def _settings(config: Config, relpath: str) -> DocumentSettings:
 
 @functools.lru_cache(maxsize=64)
 def _dialect(name: str, syntax: tuple[str, ...], attributes: tuple[str, ...]) -> Dialect:
+    from tolmach.markdown.dialects import resolve_dialect
+
     return resolve_dialect(name, syntax, attributes)
 
 
@@ -533,6 +536,8 @@ def _override(item: Any, number: int, path: Path, text: str) -> Override:
 
 def _check_dialect(name: str, syntax, path: Path, lines: tuple[int | None, int | None]) -> None:
     """A dialect nobody knows is an error at its line; a bad adjustment at ``syntax``'s."""
+    from tolmach.markdown.dialects import resolve_dialect
+
     try:
         resolve_dialect(name, syntax)
     except ValueError as exc:
