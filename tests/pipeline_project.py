@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import shutil
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from pathlib import Path
 
 from click.testing import CliRunner
@@ -22,6 +23,7 @@ __all__ = [
     "Ran",
     "cold_copy",
     "document_text",
+    "fixed_clock",
     "make_project",
     "project_files",
     "run_command",
@@ -162,3 +164,16 @@ def cold_copy(folder: Path, target: Path) -> Path:
     """A copy of the project without its cache: a run there starts cold."""
     shutil.copytree(folder, target, ignore=shutil.ignore_patterns(CACHE))
     return target
+
+
+def fixed_clock(monkeypatch) -> None:
+    """The merge stamps a new catalog with the minute it was made: runs compared byte for
+    byte must not straddle a minute, so the clock stands still."""
+    import tolmach.catalog.merge as merge
+
+    class Clock(datetime):
+        @classmethod
+        def now(cls, tz=None):
+            return datetime(2026, 1, 2, 3, 4, tzinfo=UTC).astimezone(tz) if tz else datetime(2026, 1, 2, 3, 4)
+
+    monkeypatch.setattr(merge, "datetime", Clock)

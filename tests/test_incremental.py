@@ -26,6 +26,7 @@ from pipeline_project import (
     STEPS,
     cold_copy,
     document_text,
+    fixed_clock,
     make_project,
     project_files,
     run_command,
@@ -77,6 +78,11 @@ SOME_STEPS = st.one_of(
     st.lists(st.sampled_from(STEPS), min_size=1, max_size=3, unique=True).map(
         lambda chosen: tuple(step for step in STEPS if step in chosen)),
 )
+
+
+@pytest.fixture(autouse=True)
+def clock(monkeypatch):
+    fixed_clock(monkeypatch)
 
 
 def documents(folder: Path) -> list[Path]:

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 from pipeline_project import (
     STEPS,
+    fixed_clock,
     make_project,
     project_files,
     run_command,
@@ -22,6 +23,11 @@ from pipeline_project import (
 import tolmach.jobs.executor as executor_module
 from tolmach.fileio import WORK
 from tolmach.jobs import RunOptions, process_pool, run_batches
+
+
+@pytest.fixture(autouse=True)
+def clock(monkeypatch):
+    fixed_clock(monkeypatch)
 
 
 def printed(runs, folder: Path) -> list[tuple]:

@@ -23,6 +23,7 @@ from pipeline_project import (
     STEPS,
     cold_copy,
     document_text,
+    fixed_clock,
     make_project,
     project_files,
     run_command,
@@ -35,6 +36,11 @@ from tolmach.jobs.shard import Shard, parse_shard, shard_of
 
 ROOT = Path(__file__).resolve().parents[1]
 NAMES = [f"guide/part{n // 10}/page{n}" for n in range(300)] + ["index", "ÜBER/straße", "a b"]
+
+
+@pytest.fixture(autouse=True)
+def clock(monkeypatch):
+    fixed_clock(monkeypatch)
 
 
 @pytest.mark.parametrize("count", [1, 2, 3, 4, 7])
