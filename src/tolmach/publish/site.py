@@ -284,7 +284,16 @@ class _Publisher:
                 self.outcomes[(doc.name, code)] = Outcome(doc, lang, Verdict(*verdict), *facts)
                 if links is not None:
                     self.links[(doc.name, code)] = links
+        self._order_outcomes()
         return judged
+
+    def _order_outcomes(self) -> None:
+        """Verdicts in document × language order, whichever were judged in this process
+        first (a stale document's come in as it is judged): reports and keys follow it."""
+        documents = {doc.name: n for n, doc in enumerate(self.project.documents)}
+        codes = {lang.code: n for n, lang in enumerate((self.source, *self.targets))}
+        self.outcomes = dict(sorted(self.outcomes.items(), key=lambda item: (
+            documents.get(item[0][0], len(documents)), codes.get(item[0][1], len(codes)))))
 
     def _context(self) -> tuple:
         """What a worker needs to act as this publisher (this very object in process)."""
