@@ -53,12 +53,14 @@ _WORDS = (
 
 def document_text(number: int, variant: int = 0) -> str:
     """A Russian article with a heading, paragraphs, a list, a link, code and an image;
-    ``variant`` changes the words of its second paragraph (a source edit)."""
+    ``variant`` changes the words of its second paragraph (a source edit), from 4 on its
+    title too."""
     def phrase(seed: int, length: int) -> str:
         return " ".join(_WORDS[(seed * 7 + i * 3) % len(_WORDS)] for i in range(length))
 
+    title = phrase(number + variant, 3) if variant >= 4 else phrase(number, 3)
     return (
-        f"# Статья {number}: {phrase(number, 3)}\n\n"
+        f"# Статья {number}: {title}\n\n"
         f"Первый абзац: {phrase(number + 1, 8)} и **{phrase(number + 2, 2)}**.\n\n"
         f"Второй абзац {variant}: {phrase(number + variant + 3, 9)}, см. "
         "[первая статья](doc0.md).\n\n"
