@@ -217,11 +217,11 @@ def test_the_edits_reach_every_step(started, tmp_path):
 NOOP_DOCUMENTS = 60
 
 
-def work_of(folder: Path, step: tuple[str, ...]) -> Counter:
+def work_of(folder: Path, step: tuple[str, ...], *options: str) -> Counter:
     """What one command parsed, rendered and wrote (cache bookkeeping left out: a file
     hashed within two seconds of its last change is hashed again, and its digest kept)."""
     before = WORK.copy()
-    ran = run_command(folder, *step, "-j", "1", "--quiet")
+    ran = run_command(folder, *step, "-j", "1", "--quiet", *options)
     assert ran.exit_code == 0, ran.output
     done = WORK.copy()
     done.subtract(before)
@@ -256,6 +256,17 @@ def test_one_edited_source_is_the_only_one_parsed_again(ran_once, tmp_path):
             assert count <= 2 * per_document[kind] + 2, (command, kind, count, cold[command])
     after = {step[0]: work_of(folder, step) for step in STEPS}
     assert after == {step[0]: Counter() for step in STEPS}
+
+
+def test_force_does_everything_again_and_changes_nothing(ran_once, tmp_path):
+    folder = tmp_path / "project"
+    shutil.copytree(ran_once[0], folder)
+    before = project_files(folder)
+    forced = {step[0]: work_of(folder, step, "--force") for step in STEPS}
+    for command, done in forced.items():  # everything read again (update: the catalogs too)
+        assert done["parse"] >= ran_once[1][command]["parse"] > 0, command
+    assert project_files(folder) == before
+    assert {step[0]: work_of(folder, step) for step in STEPS} == {step[0]: Counter() for step in STEPS}
 
 
 def test_the_cache_names_files_relative_to_the_project(tmp_path):
