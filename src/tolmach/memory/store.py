@@ -367,7 +367,9 @@ class TranslationMemory:
     ) -> list[MemoryMatch]:
         """The best distinct translations of `text` into `locale`, best first.
 
-        Ties go to the exact locale, then to the earliest stored segment.
+        Ties go to the exact locale, then to the origin first by name (a catalog's path,
+        a compendium's file name), then to the earlier entry in it: the same answer
+        whatever order the catalogs were learned in.
         `exclude_document` leaves out that document's own catalog for `locale`,
         which its merge already knows.
         """
@@ -408,7 +410,7 @@ class TranslationMemory:
                     context,
                     _origin_label(name, kind, document, row_locale),
                 )
-                ranked.append(((-score, row_locale != locale, number), match))
+                ranked.append(((-score, row_locale != locale, name, number), match))
         ranked.sort(key=lambda pair: pair[0])
         distinct: dict[tuple[str, str], MemoryMatch] = {}
         for _, match in ranked:
