@@ -90,6 +90,7 @@ class StepResult:
     created: bool = False  # update: the catalog did not exist before
     waivers: int = 0  # waivers declared in the catalog (flags and glossary-waive comments)
     warnings: tuple[str, ...] = ()
+    reviewed_kept: bool = False  # update: the merge kept the reviewed translations as they were
 
 
 @dataclass(frozen=True)
@@ -445,11 +446,26 @@ class Project:
                 cache, run, restore=self._restore_update, holds=holds, what="catalogs",
                 before_work=prepare,
             )
+            if memory_on:
+                self._restamp_memory(results)
         finally:
             self._close_query_memory()
             self._parsed_templates.clear()
         self.save_cache(cache)
         return results
+
+    def _restamp_memory(self, results: list[StepResult]) -> None:
+        """Catalogs this update wrote with the reviewed translations the memory learned
+        of them: the memory takes them as they are now, so the next run reads nothing."""
+        from tolmach.memory.store import CatalogFile
+
+        kept = [
+            CatalogFile(r.path, self.shown(r.path), r.locale or "", r.document or "")
+            for r in results
+            if r.written and r.reviewed_kept
+        ]
+        if kept:
+            self._query_memory().restamp(kept)
 
     def _restore_update(self, unit: Unit, payload: dict) -> StepResult:
         doc, locale = unit.item
@@ -489,8 +505,12 @@ class Project:
         self._refresh_glossary_comments(merged, locale, doc.name)
         written, digest = self._write_catalog(merged, path)
         summary = summarize_update(old, merged)
+        from tolmach.memory.store import reviewed_translations
+
+        kept = reviewed_translations(old or ()) == reviewed_translations(merged)
         result = StepResult(
-            path, written, locale, doc.name, catalog_stats(merged), summary, created=old is None
+            path, written, locale, doc.name, catalog_stats(merged), summary, created=old is None,
+            reviewed_kept=kept,
         )
         return result, digest
 

@@ -20,6 +20,7 @@ from tolmach.config import Config, load_config, locate_project
 from tolmach.fileio import error_message, write_atomic
 
 __all__ = [
+    "DIALECT_NAMES",
     "AppState",
     "dialect_options",
     "emit",
@@ -143,10 +144,17 @@ def is_terminal() -> bool:
     return sys.stdout.isatty()
 
 
+#: The presets of :data:`tolmach.markdown.dialects.PRESETS`, by name: the options are
+#: declared when the CLI loads, which must not load markdown-it and every dialect plugin
+#: (``tolmach --version``); a test holds the two lists equal.
+DIALECT_NAMES = (
+    "commonmark", "gfm", "vitepress", "docusaurus", "mkdocs-material", "hugo", "jekyll",
+    "mdbook", "javascript-info",
+)
+
+
 def dialect_options(func):
     """``--dialect`` and ``--syntax`` for the single-file forms (no project to read them from)."""
-    from tolmach.markdown.dialects import PRESETS
-
     func = click.option(
         "--syntax",
         "syntax",
@@ -156,11 +164,11 @@ def dialect_options(func):
     )(func)
     return click.option(
         "--dialect",
-        type=click.Choice(list(PRESETS)),
+        type=click.Choice(DIALECT_NAMES),
         default="commonmark",
         show_default=True,
         metavar="NAME",
-        help=f"Markdown dialect of the source (single-file mode): {', '.join(PRESETS)}.",
+        help=f"Markdown dialect of the source (single-file mode): {', '.join(DIALECT_NAMES)}.",
     )(func)
 
 

@@ -234,6 +234,25 @@ class TranslationMemory:
                 )
         return len(changed)
 
+    def restamp(self, catalogs: Iterable[CatalogFile]) -> None:
+        """Take catalogs as learned as they now are, without reading them: ``update``
+        wrote them keeping the reviewed translations the memory learned of them (none, for
+        a new one), so the next run neither reads them again nor sees the memory changed."""
+
+        def action() -> None:
+            known = {name for (name,) in self.db.execute(
+                "SELECT name FROM origins WHERE kind = 'catalog'")}
+            with self._transaction():
+                for catalog in catalogs:
+                    if catalog.name in known:
+                        self.db.execute("UPDATE origins SET stamp = ? WHERE name = ?",
+                                        (_stamp(catalog.path), catalog.name))
+                    else:  # a new catalog without reviewed translations
+                        self._replace_origin(catalog.name, "catalog", catalog.document,
+                                             _stamp(catalog.path), [])
+
+        self._guarded(action)
+
     def import_units(self, name: str, units: list[TranslationUnit]) -> int:
         """Add a compendium's units under its name, replacing an earlier import of it."""
 
@@ -348,7 +367,9 @@ class TranslationMemory:
     ) -> list[MemoryMatch]:
         """The best distinct translations of `text` into `locale`, best first.
 
-        Ties go to the exact locale, then to the earliest stored segment.
+        Ties go to the exact locale, then to the origin first by name (a catalog's path,
+        a compendium's file name), then to the earlier entry in it: the same answer
+        whatever order the catalogs were learned in.
         `exclude_document` leaves out that document's own catalog for `locale`,
         which its merge already knows.
         """
@@ -389,7 +410,7 @@ class TranslationMemory:
                     context,
                     _origin_label(name, kind, document, row_locale),
                 )
-                ranked.append(((-score, row_locale != locale, number), match))
+                ranked.append(((-score, row_locale != locale, name, number), match))
         ranked.sort(key=lambda pair: pair[0])
         distinct: dict[tuple[str, str], MemoryMatch] = {}
         for _, match in ranked:
@@ -464,14 +485,22 @@ def _stamp(path: Path) -> str:
 
 def _catalog_units(catalog: CatalogFile) -> Iterator[TranslationUnit]:
     """The reviewed translations of a catalog: translated, not fuzzy, singular form."""
-    for entry in read_po(catalog.path):
+    for msgid, target, context in reviewed_translations(read_po(catalog.path)):
+        yield TranslationUnit(msgid, target, catalog.locale, context, f"{catalog.document}.po")
+
+
+def reviewed_translations(entries: Iterable) -> list[tuple[str, str, str | None]]:
+    """``(msgid, translation, msgctxt)`` of the entries the memory learns from a catalog:
+    translated, not fuzzy, singular form; a merge that keeps this list leaves the memory
+    as it is (:meth:`TranslationMemory.restamp`)."""
+    found = []
+    for entry in entries:
         if "fuzzy" in entry.flags or entry.msgid == "":
             continue
         target = entry.msgstr_plural.get(0, "") if entry.msgid_plural else entry.msgstr
         if target:
-            yield TranslationUnit(
-                entry.msgid, target, catalog.locale, entry.msgctxt, f"{catalog.document}.po"
-            )
+            found.append((entry.msgid, target, entry.msgctxt))
+    return found
 
 
 def language_of(locale: str) -> str:

@@ -265,8 +265,8 @@ class _Publisher:
         common = key_of(
             self.threshold, self.options.allow_errors, self.options.drafts, self.source.code,
             [t.code for t in self.targets], sorted(self.rebuilt), self.search,
-            self.options.live_reload, str(review) if review is not None else None,
-            str(self.out), glossary,
+            self.options.live_reload, project.shown(review) if review is not None else None,
+            project.shown(self.out), glossary,
         )
         units = [
             Unit(doc.name,
@@ -289,7 +289,16 @@ class _Publisher:
                     self.links[(doc.name, code)] = links
                 if anchors:
                     self.files.anchors[(doc.name, code)] = tuple(anchors)
+        self._order_outcomes()
         return judged
+
+    def _order_outcomes(self) -> None:
+        """Verdicts in document × language order, whichever were judged in this process
+        first (a stale document's come in as it is judged): reports and keys follow it."""
+        documents = {doc.name: n for n, doc in enumerate(self.project.documents)}
+        codes = {lang.code: n for n, lang in enumerate((self.source, *self.targets))}
+        self.outcomes = dict(sorted(self.outcomes.items(), key=lambda item: (
+            documents.get(item[0][0], len(documents)), codes.get(item[0][1], len(codes)))))
 
     def _context(self) -> tuple:
         """What a worker needs to act as this publisher (this very object in process)."""
@@ -430,7 +439,7 @@ class _Publisher:
         digest = self.cache.digest if self.cache is not None else (lambda path: "?")
         review = self.options.review
         inside = review is not None and _inside(review, self.out)
-        return key_of(doc.relpath, str(self.out), digest(doc.path),
+        return key_of(doc.relpath, self.project.shown(self.out), digest(doc.path),
                       [digest(self.project.catalog_path(t.code, doc.name)) for t in self.targets],
                       self.search, self.options.live_reload, self.options.drafts,
                       review.relative_to(self.out).as_posix() if inside else None)
@@ -573,7 +582,7 @@ class _Publisher:
         facts = [[name, code, o.verdict.published, o.title, o.description, o.updated,
                   o.percent_label, o.state] for (name, code), o in self.outcomes.items()]
         key = key_of("lists", facts, [lang.code for lang in shown], self.search,
-                     self.options.live_reload, str(self.out))
+                     self.options.live_reload, self.project.shown(self.out))
         paths = self._list_paths(shown)
         if self.cache is not None and self.cache.get("publish-lists", "lists", key) is not MISS:
             self.report.files += len(paths)
@@ -701,7 +710,7 @@ class _Publisher:
         """The Pagefind index, made again only when an article page changed."""
         pages = sorted(o.site_path for o in self.outcomes.values() if o.verdict.published)
         digest = self.cache.digest if self.cache is not None else (lambda path: "?")
-        key = key_of("search", str(self.out), [[page, digest(self.out / page)] for page in pages])
+        key = key_of("search", self.project.shown(self.out), [[page, digest(self.out / page)] for page in pages])
         if self.cache is not None and self.cache.get("publish-search", "search", key) is not MISS:
             return
         done = index_search(self.out)

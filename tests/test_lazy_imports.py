@@ -1,0 +1,71 @@
+"""Lean start-up: ``tolmach --version`` and every ``--help`` load no parser or library.
+
+Counted, not timed: a fresh interpreter runs the command and lists the modules it
+loaded; none of the heavy libraries (markdown-it and its plugins, polib, Babel,
+pymorphy3, Jinja2, rapidfuzz, rich) may be among them. They load when a command
+actually works on a document.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+HEAVY = ("markdown_it", "mdit_py_plugins", "polib", "babel", "pymorphy3", "jinja2", "rapidfuzz",
+         "rich")
+
+PROBE = """
+import json, sys
+from tolmach.cli import cli
+for args in json.loads(sys.argv[1]):
+    try:
+        cli(args, prog_name="tolmach")
+    except SystemExit:
+        pass
+heavy = json.loads(sys.argv[2])
+print(json.dumps(sorted({m.split(".")[0] for m in sys.modules} & set(heavy))))
+"""
+
+
+def loaded_by(*commands: list[str]) -> list[str]:
+    """The heavy libraries a fresh interpreter loaded to run ``commands`` in turn."""
+    result = subprocess.run(
+        [sys.executable, "-c", PROBE, json.dumps(commands), json.dumps(HEAVY)],
+        capture_output=True, text=True, check=True,
+    )
+    return json.loads(result.stdout.strip().splitlines()[-1])
+
+
+def all_commands():
+    from tolmach.cli import cli
+
+    for name, command in sorted(cli.commands.items()):
+        yield [name]
+        for sub in sorted(getattr(command, "commands", {})):
+            yield [name, sub]
+
+
+def test_version_loads_no_heavy_library():
+    assert loaded_by(["--version"]) == []
+
+
+def test_every_help_loads_no_heavy_library():
+    assert loaded_by(["--help"], *([*command, "--help"] for command in all_commands())) == []
+
+
+@pytest.mark.parametrize("library", ["markdown_it", "polib"])
+def test_the_probe_sees_a_library_a_command_loads(library, tmp_path):
+    """The probe is not blind: a single-file extract parses Markdown and writes a template."""
+    source = tmp_path / "a.md"
+    source.write_text("# Title\n\nText.\n", "utf-8")
+    assert library in loaded_by(["extract", str(source), "-o", str(tmp_path / "a.pot")])
+
+
+def test_the_cli_lists_the_dialect_presets():
+    from tolmach.cli.common import DIALECT_NAMES
+    from tolmach.markdown.dialects import PRESETS
+
+    assert tuple(PRESETS) == DIALECT_NAMES
