@@ -819,15 +819,17 @@ class _Publisher:
             before = self._legacy_files()
         self._remove_all(remove_unlisted(self.out, before, produced,
                                          lambda p: _inside_folder(self.out, p, "the site folder")))
-        if self.out.is_dir() or produced:
+        if (self.out.is_dir() or produced) and produced != before:
             write_manifest(self.out, produced)
         review = self.options.review
         if review is not None and not _inside(review, self.out) and review.is_dir():
             kept = self._review_files()
-            old = read_manifest(review) or set()
+            old = read_manifest(review)
             self._remove_all(remove_unlisted(
-                review, old, kept, lambda p: _inside_folder(review, p, "the reviewer pages' folder")))
-            write_manifest(review, kept)
+                review, old or set(), kept,
+                lambda p: _inside_folder(review, p, "the reviewer pages' folder")))
+            if kept != old:
+                write_manifest(review, kept)
 
     def _produced(self) -> set[str]:
         """Every file this publish makes in the site folder (``pagefind/``: a folder)."""
