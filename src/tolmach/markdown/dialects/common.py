@@ -9,10 +9,11 @@ in ``Token.meta``. Columns count from the start of the source line, container pr
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 
 from markdown_it.rules_block import StateBlock
+from markdown_it.rules_inline import StateInline
 from markdown_it.token import Token
 
 from tolmach.markdown.segment import SLOTS, TextSlot
@@ -25,6 +26,7 @@ __all__ = [
     "closing_line",
     "find_closer",
     "first_char",
+    "inline_span_rule",
     "line_content",
     "scan_attributes",
     "skip_balanced",
@@ -209,3 +211,24 @@ def find_closer(src: str, pos: int, end: int, closer: str) -> int | None:
         else:
             pos += 1
     return None
+
+
+def inline_span_rule(opener: str, token_type: str,
+                     span_end: Callable[[str, int, int], int | None]):
+    """An inline rule for an atom that starts with ``opener`` and ends where
+    ``span_end(src, pos, max)`` says (None: no atom here): one ``token_type`` span token
+    that holds the atom's source, which no other inline rule then reads."""
+
+    def rule(state: StateInline, silent: bool) -> bool:
+        if state.src[state.pos] != opener:
+            return False
+        stop = span_end(state.src, state.pos, state.posMax)
+        if stop is None:
+            return False
+        if not silent:
+            token = state.push(token_type, "span", 0)
+            token.content = state.src[state.pos : stop]
+        state.pos = stop
+        return True
+
+    return rule

@@ -12,9 +12,8 @@ from html import escape
 
 from markdown_it import MarkdownIt
 from markdown_it.rules_block import StateBlock
-from markdown_it.rules_inline import StateInline
 
-from tolmach.markdown.dialects.common import find_closer, first_char, line_content
+from tolmach.markdown.dialects.common import find_closer, first_char, inline_span_rule, line_content
 
 __all__ = ["expression_end", "expressions_plugin"]
 
@@ -40,17 +39,7 @@ def expression_end(src: str, pos: int, end: int) -> int | None:
     return None if close is None else close + 2
 
 
-def _inline(state: StateInline, silent: bool) -> bool:
-    if state.src[state.pos] != "{":
-        return False
-    stop = expression_end(state.src, state.pos, state.posMax)
-    if stop is None:
-        return False
-    if not silent:
-        token = state.push("expression", "span", 0)
-        token.content = state.src[state.pos : stop]
-    state.pos = stop
-    return True
+_inline = inline_span_rule("{", "expression", expression_end)
 
 
 def _block(state: StateBlock, start_line: int, end_line: int, silent: bool) -> bool:

@@ -14,7 +14,6 @@ from html import escape
 
 from markdown_it import MarkdownIt
 from markdown_it.rules_block import StateBlock
-from markdown_it.rules_inline import StateInline
 
 from tolmach.markdown.dialects.common import (
     add_slots,
@@ -22,6 +21,7 @@ from tolmach.markdown.dialects.common import (
     closing_line,
     find_closer,
     first_char,
+    inline_span_rule,
     line_content,
     scan_attributes,
     split_values,
@@ -60,17 +60,12 @@ def liquid_tag(src: str, pos: int, end: int) -> tuple[str, int, int] | None:
     return name, src.find(name, inner) + len(name), close + 2
 
 
-def _inline(state: StateInline, silent: bool) -> bool:
-    if state.src[state.pos] != "{":
-        return False
-    found = liquid_tag(state.src, state.pos, state.posMax)
-    if found is None:
-        return False
-    if not silent:
-        token = state.push("liquid_tag", "span", 0)
-        token.content = state.src[state.pos : found[2]]
-    state.pos = found[2]
-    return True
+def _liquid_end(src: str, pos: int, end: int) -> int | None:
+    found = liquid_tag(src, pos, end)
+    return None if found is None else found[2]
+
+
+_inline = inline_span_rule("{", "liquid_tag", _liquid_end)
 
 
 def _line_tag(state: StateBlock, line: int):

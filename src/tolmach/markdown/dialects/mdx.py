@@ -24,13 +24,13 @@ from html import escape
 
 from markdown_it import MarkdownIt
 from markdown_it.rules_block import StateBlock
-from markdown_it.rules_inline import StateInline
 
 from tolmach.markdown.dialects.common import (
     TRANSLATABLE_ATTRIBUTES,
     Attribute,
     add_slots,
     first_char,
+    inline_span_rule,
     line_content,
     skip_balanced,
     slot,
@@ -199,30 +199,13 @@ def _tag_name(content: str) -> str:
     return name[:end]
 
 
-def _inline_jsx(state: StateInline, silent: bool) -> bool:
-    if state.src[state.pos] != "<":
-        return False
-    found = jsx_tag(state.src, state.pos, state.posMax)
-    if found is None:
-        return False
-    if not silent:
-        token = state.push("jsx_inline", "span", 0)
-        token.content = state.src[state.pos : found[0]]
-    state.pos = found[0]
-    return True
+def _jsx_end(src: str, pos: int, end: int) -> int | None:
+    found = jsx_tag(src, pos, end)
+    return None if found is None else found[0]
 
 
-def _inline_expression(state: StateInline, silent: bool) -> bool:
-    if state.src[state.pos] != "{":
-        return False
-    close = skip_balanced(state.src, state.pos, state.posMax)
-    if close is None:
-        return False
-    if not silent:
-        token = state.push("mdx_expression", "span", 0)
-        token.content = state.src[state.pos : close]
-    state.pos = close
-    return True
+_inline_jsx = inline_span_rule("<", "jsx_inline", _jsx_end)
+_inline_expression = inline_span_rule("{", "mdx_expression", skip_balanced)
 
 
 def _render(self, tokens, idx, options, env) -> str:
