@@ -2,7 +2,9 @@
 
 Every file tolmach writes appears whole or not at all (a temporary file in the same
 folder, flushed to disk, then renamed over the target), and a file whose bytes would
-not change is not touched at all, so timestamps and diffs stay quiet. What a process
+not change is not touched at all, so timestamps and diffs stay quiet. A command that
+writes thousands of files flushes them to disk once, when it ends
+(:func:`flushed_at_end`), instead of waiting for the disk after each one. What a process
 parsed and wrote is counted in :data:`WORK`, so that a test can tell that a run with
 nothing to do did nothing.
 """
@@ -30,6 +32,7 @@ __all__ = [
     "count_work",
     "ensure_inside",
     "error_message",
+    "flushed_at_end",
     "move_into_place",
     "project_lock",
     "read_source",
@@ -158,6 +161,31 @@ def move_into_place(staged: Path, target: Path) -> None:
         write_atomic(target, staged.read_bytes())  # another file system: copy it over
 
 
+_FLUSH_AT_END = False  # inside flushed_at_end: one os.sync() at its end, none per file
+
+
+@contextlib.contextmanager
+def flushed_at_end() -> Iterator[None]:
+    """Within: files are still replaced atomically, but reach the disk by one
+    ``os.sync()`` on leaving instead of an ``fsync`` each.
+
+    Waiting for the disk costs a few milliseconds per file, which for a command that
+    writes 3,000 catalogs or pages is most of its time. Worker processes forked inside
+    inherit the setting; their files are flushed by the same ``os.sync()``, which runs
+    after they are done — also when the command fails half-way, so that what was
+    written is on disk before the error is shown.
+    """
+    global _FLUSH_AT_END
+    outer = _FLUSH_AT_END
+    _FLUSH_AT_END = True
+    try:
+        yield
+    finally:
+        _FLUSH_AT_END = outer
+        if not outer:
+            os.sync()
+
+
 def write_cache_file(path: Path, data: bytes) -> bool:
     """Replace a cache file atomically, without waiting for the disk: a cache file lost
     in a crash is read as missing and made again. False when the system refused (a
@@ -185,7 +213,7 @@ def _replace_with(path: Path, data: bytes, durable: bool = True) -> bool:
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
             handle.flush()
-            if durable:
+            if durable and not _FLUSH_AT_END:
                 os.fsync(handle.fileno())
         os.chmod(tmp, mode)
         os.replace(tmp, path)
