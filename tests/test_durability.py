@@ -1,13 +1,17 @@
 """When written files reach the disk.
 
-Outside a command (the library called directly) each file is flushed before it is
-renamed into place. A command flushes everything it wrote once, at its end: one
-``os.sync()`` instead of an ``fsync`` per file, which for thousands of catalogs or
-pages was most of the command's time. Either way each file is replaced atomically.
+A catalog, a setting, a glossary — a file that is somebody's work — is flushed before
+it is renamed over the old one, so a failing disk keeps the old file. A file the
+project can make again (a template, a built page, the site) is flushed, inside a
+command, together with the others at the command's end (a worker process: at the end of
+each batch), from a few threads, so that the file system commits them in a handful of
+journal transactions instead of one per file. Either way each file is replaced
+atomically, and a flush that fails names its file.
 """
 
 from __future__ import annotations
 
+import errno
 import os
 from pathlib import Path
 
@@ -16,57 +20,78 @@ from click.testing import CliRunner
 
 from tolmach import fileio
 from tolmach.cli import cli
-from tolmach.fileio import flushed_at_end, write_atomic
+from tolmach.fileio import WriteError, flushed_at_end, write_atomic
 
 
 @pytest.fixture
-def disk_calls(monkeypatch):
-    calls = {"fsync": 0, "sync": 0}
+def flushes(monkeypatch):
+    """Every fsync, by the name of the file it flushed (or 'fd' when only a descriptor)."""
+    seen: list[str] = []
     real_fsync = os.fsync
 
     def fsync(fd):
-        calls["fsync"] += 1
+        seen.append(os.path.basename(os.readlink(f"/proc/self/fd/{fd}")))
         real_fsync(fd)
 
-    def sync():
-        calls["sync"] += 1
-
     monkeypatch.setattr(fileio.os, "fsync", fsync)
-    monkeypatch.setattr(fileio.os, "sync", sync)
-    return calls
+    return seen
 
 
-def test_a_file_written_outside_a_command_is_flushed_before_the_rename(tmp_path, disk_calls):
-    write_atomic(tmp_path / "a.po", "msgid \"\"\n")
-    assert disk_calls == {"fsync": 1, "sync": 0}
+def test_a_file_written_outside_a_command_is_flushed_before_its_rename(tmp_path, flushes):
+    write_atomic(tmp_path / "page.md", "text\n", regenerable=True)
+    assert len(flushes) == 1 and flushes[0].endswith(".tmp")
 
 
-def test_files_written_inside_a_command_are_flushed_once_at_its_end(tmp_path, disk_calls):
+def test_a_catalog_is_flushed_before_its_rename_also_inside_a_command(tmp_path, flushes):
+    with flushed_at_end():
+        write_atomic(tmp_path / "de.po", "msgid \"\"\n")
+        assert len(flushes) == 1 and flushes[0].endswith(".tmp")
+    assert len(flushes) == 1
+
+
+def test_files_written_inside_a_command_are_flushed_together_at_its_end(tmp_path, flushes):
     with flushed_at_end():
         for number in range(5):
-            write_atomic(tmp_path / f"{number}.md", f"page {number}\n")
-        assert disk_calls == {"fsync": 0, "sync": 0}
+            write_atomic(tmp_path / f"{number}.md", f"page {number}\n", regenerable=True)
+        assert flushes == []
         assert (tmp_path / "3.md").read_text() == "page 3\n"  # in place at once
-    assert disk_calls == {"fsync": 0, "sync": 1}
+    assert sorted(flushes) == [f"{number}.md" for number in range(5)]
 
 
-def test_the_flush_happens_also_when_the_command_fails(tmp_path, disk_calls):
+def test_a_file_unchanged_is_neither_written_nor_flushed(tmp_path, flushes):
+    (tmp_path / "same.md").write_text("same\n")
+    with flushed_at_end():
+        assert write_atomic(tmp_path / "same.md", "same\n", regenerable=True) is False
+    assert flushes == []
+
+
+def test_the_flush_happens_also_when_the_command_fails(tmp_path, flushes):
     with pytest.raises(RuntimeError), flushed_at_end():
-        write_atomic(tmp_path / "written.md", "kept\n")
+        write_atomic(tmp_path / "written.md", "kept\n", regenerable=True)
         raise RuntimeError("half-way")
-    assert disk_calls["sync"] == 1
-    assert (tmp_path / "written.md").read_text() == "kept\n"
+    assert flushes == ["written.md"]
 
 
-def test_nested_scopes_flush_once_at_the_outermost_end(tmp_path, disk_calls):
+def test_nested_scopes_flush_once_at_the_outermost_end(tmp_path, flushes):
     with flushed_at_end():
         with flushed_at_end():
-            write_atomic(tmp_path / "inner.md", "x\n")
-        assert disk_calls["sync"] == 0
-    assert disk_calls == {"fsync": 0, "sync": 1}
+            write_atomic(tmp_path / "inner.md", "x\n", regenerable=True)
+        assert flushes == []
+    assert flushes == ["inner.md"]
 
 
-def test_a_command_writes_its_files_without_an_fsync_each(tmp_path: Path, disk_calls):
+def test_a_failed_flush_names_the_file(tmp_path, monkeypatch):
+    def refuse(fd):
+        raise OSError(errno.EIO, os.strerror(errno.EIO))
+
+    with pytest.raises(WriteError) as raised, flushed_at_end():
+        write_atomic(tmp_path / "page.md", "text\n", regenerable=True)
+        monkeypatch.setattr(fileio.os, "fsync", refuse)
+    assert "page.md" in str(raised.value)
+    assert "may not be whole on disk" in str(raised.value)
+
+
+def test_a_command_flushes_its_templates_after_writing_them(tmp_path: Path, flushes):
     (tmp_path / "seeds").mkdir()
     for number in range(3):
         (tmp_path / "seeds" / f"doc{number}.md").write_text(f"# Заголовок {number}\n\nТекст.\n", "utf-8")
@@ -74,5 +99,4 @@ def test_a_command_writes_its_files_without_an_fsync_each(tmp_path: Path, disk_c
         '[tool.tolmach]\nsource-locale = "ru"\nlocales = ["de"]\n', "utf-8")
     result = CliRunner().invoke(cli, ["-C", str(tmp_path), "extract", "-j", "1"])
     assert result.exit_code == 0, result.output
-    assert len(list((tmp_path / "locales").glob("*.pot"))) == 3
-    assert disk_calls == {"fsync": 0, "sync": 1}
+    assert sorted(flushes) == ["doc0.pot", "doc1.pot", "doc2.pot"]  # the files, not temporaries

@@ -21,7 +21,7 @@ from concurrent.futures import FIRST_COMPLETED, Executor, Future, wait
 from dataclasses import dataclass
 from typing import Any
 
-from tolmach.fileio import WORK
+from tolmach.fileio import WORK, flushed_at_end
 
 __all__ = [
     "InlineExecutor",
@@ -174,7 +174,8 @@ def _portable_call(function: Callable[[Any], list], batch: Any) -> tuple[str, An
     """Run one batch; its results or its error, in a form that crosses processes."""
     before = Counter(WORK)
     try:
-        result = ("ok", function(batch))
+        with flushed_at_end():  # this process's files, on disk before the batch is done
+            result = ("ok", function(batch))
     except Exception as exc:  # noqa: BLE001 - raised again in the parent, as it was
         result = ("error", _portable(exc))
     work = Counter(WORK)

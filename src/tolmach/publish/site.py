@@ -455,7 +455,7 @@ class _Publisher:
             page = self._page(doc, document, lang, verifier)
             text = self._render_page(page, outcome)
             path = _inside_folder(self.out, self.out / outcome.site_path, "the site folder")
-            written = write_atomic(path, text)
+            written = write_atomic(path, text, regenerable=True)
             fresh.append(Fresh(path if written else None, None, {path: content_digest(text)}))
         return fresh
 
@@ -555,7 +555,7 @@ class _Publisher:
     def _write(self, site_path: str, text: str | bytes) -> None:
         path = _inside_folder(self.out, self.out / site_path, "the site folder")
         self.report.files += 1
-        if self._changes(path, text) and write_atomic(path, text):
+        if self._changes(path, text) and write_atomic(path, text, regenerable=True):
             self.report.written.append(path)
 
     def _changes(self, path: Path, content: str | bytes) -> bool:
@@ -747,10 +747,10 @@ class _Publisher:
         if target.is_file() and content_digest(target.read_bytes()) == digest:
             return [str(target), None, digest]
         if staging is None:  # in this process, with no folder aside: write it now
-            write_atomic(target, text)
+            write_atomic(target, text, regenerable=True)
             return [str(target), None, digest]
         staged = staging / site_path
-        write_atomic(staged, text)
+        write_atomic(staged, text, regenerable=True)
         return [str(target), str(staged), digest]
 
     def _install_reviews(self, judged: list[dict]) -> None:
@@ -802,7 +802,7 @@ class _Publisher:
             common, rows=rows, languages=self.targets)
         for name, content in (("index.html", text), *((n, static_text(n)) for n in STATIC_FILES)):
             target = _inside_folder(review, review / name, "the reviewer pages' folder")
-            if self._changes(target, content) and write_atomic(target, content):
+            if self._changes(target, content) and write_atomic(target, content, regenerable=True):
                 self.report.reviewed.append(target)
 
     # --- clean-up ---------------------------------------------------------------------------
