@@ -20,7 +20,7 @@ from click.testing import CliRunner
 
 from tolmach import fileio
 from tolmach.cli import cli
-from tolmach.fileio import WriteError, flushed_at_end, write_atomic
+from tolmach.fileio import WriteError, flushed_at_end, staged_writes, write_atomic
 
 
 @pytest.fixture
@@ -100,3 +100,47 @@ def test_a_command_flushes_its_templates_after_writing_them(tmp_path: Path, flus
     result = CliRunner().invoke(cli, ["-C", str(tmp_path), "extract", "-j", "1"])
     assert result.exit_code == 0, result.output
     assert sorted(flushes) == ["doc0.pot", "doc1.pot", "doc2.pot"]  # the files, not temporaries
+
+
+def test_staged_files_take_their_place_together_when_the_scope_ends(tmp_path, flushes):
+    (tmp_path / "old.po").write_text("old\n")
+    with staged_writes():
+        assert write_atomic(tmp_path / "old.po", "new\n", staged=True) is True
+        assert write_atomic(tmp_path / "fresh.po", "fresh\n", staged=True) is True
+        assert (tmp_path / "old.po").read_text() == "old\n"  # not yet
+        assert not (tmp_path / "fresh.po").exists()
+        assert flushes == []
+    assert (tmp_path / "old.po").read_text() == "new\n"
+    assert (tmp_path / "fresh.po").read_text() == "fresh\n"
+    assert len(flushes) == 2 and all(name.endswith(".tmp") for name in flushes)  # before the renames
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["fresh.po", "old.po"]
+
+
+def test_a_staged_file_that_fails_to_flush_leaves_every_target_as_it_was(tmp_path, monkeypatch):
+    (tmp_path / "a.po").write_text("a\n")
+    (tmp_path / "b.po").write_text("b\n")
+
+    def refuse(fd):
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    with pytest.raises(WriteError) as raised, staged_writes():
+        write_atomic(tmp_path / "a.po", "A\n", staged=True)
+        write_atomic(tmp_path / "b.po", "B\n", staged=True)
+        monkeypatch.setattr(fileio.os, "fsync", refuse)
+    assert "a.po" in str(raised.value) and "the file is as it was" in str(raised.value)
+    assert (tmp_path / "a.po").read_text() == "a\n" and (tmp_path / "b.po").read_text() == "b\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a.po", "b.po"]  # no temporary left
+
+
+def test_an_error_inside_the_scope_removes_what_was_written_aside(tmp_path):
+    (tmp_path / "a.po").write_text("a\n")
+    with pytest.raises(RuntimeError), staged_writes():
+        write_atomic(tmp_path / "a.po", "A\n", staged=True)
+        raise RuntimeError("the batch failed")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a.po"]
+    assert (tmp_path / "a.po").read_text() == "a\n"
+
+
+def test_staged_outside_a_scope_is_an_ordinary_write(tmp_path, flushes):
+    assert write_atomic(tmp_path / "a.po", "a\n", staged=True) is True
+    assert (tmp_path / "a.po").read_text() == "a\n" and len(flushes) == 1

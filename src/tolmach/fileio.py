@@ -37,6 +37,7 @@ __all__ = [
     "move_into_place",
     "project_lock",
     "read_source",
+    "staged_writes",
     "write_atomic",
     "write_cache_file",
     "write_error",
@@ -133,7 +134,9 @@ def read_source(path: Path) -> str:
         raise SourceError(path, line, f"not valid UTF-8 (byte 0x{data[exc.start]:02x})") from None
 
 
-def write_atomic(path: Path, content: str | bytes, *, regenerable: bool = False) -> bool:
+def write_atomic(
+    path: Path, content: str | bytes, *, regenerable: bool = False, staged: bool = False
+) -> bool:
     """Write ``content`` (text as UTF-8, or bytes) to ``path`` atomically; return False if
     the file already held exactly that.
 
@@ -141,7 +144,9 @@ def write_atomic(path: Path, content: str | bytes, *, regenerable: bool = False)
     fails keeps the old file. A ``regenerable`` file — one the project can make again
     (a template, a built page, the site) — is flushed with the others at the end of the
     command when one runs (:func:`flushed_at_end`): waiting for the disk per file was
-    most of the time of a command writing thousands of them.
+    most of the time of a command writing thousands of them. A ``staged`` file, inside
+    :func:`staged_writes`, takes its place when the scope ends, flushed together with
+    the others first; nothing may read it before.
 
     A replaced file keeps its permissions; a new one gets 0644. When the system refuses
     (full disk, read-only, no permission...), :class:`WriteError` says what to do, and the
@@ -150,6 +155,8 @@ def write_atomic(path: Path, content: str | bytes, *, regenerable: bool = False)
     data = content.encode("utf-8") if isinstance(content, str) else content
     WORK["write"] += 1
     try:
+        if staged and _STAGED is not None and _STAGED[0] == os.getpid():
+            return _stage(path, data, _STAGED[1])
         return _replace_with(path, data, deferred=regenerable and _flush_scope_open())
     except OSError as exc:
         raise write_error(path, exc, "the file is as it was") from None
@@ -231,6 +238,82 @@ def _flush_one(path: Path) -> tuple[Path, OSError] | None:
     except OSError as exc:
         return path, exc
     return None
+
+
+#: The open :func:`staged_writes` scope of this process: (its process id, the
+#: temporary files written and the targets they replace, in order); None outside one.
+_STAGED: tuple[int, list[tuple[Path, Path]]] | None = None
+
+
+@contextlib.contextmanager
+def staged_writes() -> Iterator[None]:
+    """Within: ``staged`` files (see :func:`write_atomic`) are written aside; on leaving,
+    all are flushed to disk together and only then renamed into place, each whole.
+
+    This keeps the promise of flushing before the rename — a failing disk keeps every
+    old file — at the cost of one journal commit for many files instead of one each. An
+    error inside, or a flush that fails, removes the files written aside: the targets
+    are as they were. Scopes in one process do not nest (the inner one adds to the
+    outer).
+    """
+    global _STAGED
+    if _STAGED is not None and _STAGED[0] == os.getpid():
+        yield
+        return
+    outer, staged = _STAGED, []
+    _STAGED = (os.getpid(), staged)
+    try:
+        yield
+        _STAGED = outer
+        _commit(staged)
+    except BaseException:
+        for temporary, _ in staged:
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(temporary)
+        raise
+    finally:
+        _STAGED = outer
+
+
+def _stage(path: Path, data: bytes, staged: list[tuple[Path, Path]]) -> bool:
+    """Write ``data`` aside for ``path`` unless ``path`` holds it already."""
+    try:
+        if path.read_bytes() == data:
+            return False
+        mode = stat.S_IMODE(path.stat().st_mode)
+    except FileNotFoundError:
+        mode = 0o644
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name[:_TEMP_NAME_ROOM]}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+        os.chmod(tmp, mode)
+    except BaseException:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(tmp)
+        raise
+    staged.append((Path(tmp), path))
+    return True
+
+
+def _commit(staged: list[tuple[Path, Path]]) -> None:
+    """Flush the files written aside, then rename each over its target; a failure
+    before the renames leaves every target as it was."""
+    if not staged:
+        return
+    with ThreadPoolExecutor(min(_FLUSH_THREADS, len(staged))) as pool:
+        failures = [f for f in pool.map(_flush_one, [tmp for tmp, _ in staged]) if f is not None]
+    if failures:
+        temporary, exc = failures[0]
+        target = dict(staged)[temporary]
+        raise write_error(target, exc, "the file is as it was")
+    for position, (temporary, target) in enumerate(staged):
+        try:
+            os.replace(temporary, target)
+        except OSError as exc:
+            del staged[:position]  # those are in place; the rest are removed
+            raise write_error(target, exc, "the file is as it was") from None
 
 
 def write_cache_file(path: Path, data: bytes) -> bool:

@@ -503,7 +503,7 @@ class Project:
             keep_obsolete=keep,
         )
         self._refresh_glossary_comments(merged, locale, doc.name)
-        written, digest = self._write_catalog(merged, path)
+        written, digest = self._write_catalog(merged, path, staged=True)
         summary = summarize_update(old, merged)
         from tolmach.memory.store import reviewed_translations
 
@@ -514,14 +514,17 @@ class Project:
         )
         return result, digest
 
-    def _write_catalog(self, po: polib.POFile, path: Path, *, regenerable: bool = False) -> tuple[bool, str]:
+    def _write_catalog(
+        self, po: polib.POFile, path: Path, *, regenerable: bool = False, staged: bool = False
+    ) -> tuple[bool, str]:
         """Write a template or catalog as ``write_po`` does; whether the bytes changed, and
-        their digest. A template is ``regenerable`` (see ``write_atomic``)."""
+        their digest. A template is ``regenerable``; a merged catalog is ``staged``, put in
+        place with the rest of its batch (see ``write_atomic``)."""
         try:
             text = format_po(po, self.config.po_width)
         except ValueError as error:
             raise CatalogError(path, None, str(error)) from None
-        return write_atomic(path, text, regenerable=regenerable), content_digest(text)
+        return write_atomic(path, text, regenerable=regenerable, staged=staged), content_digest(text)
 
     def name_of(self, source: Path) -> str:
         """The catalog name of a file: the project's name for one of its documents, else
