@@ -63,7 +63,8 @@ CREATE TABLE IF NOT EXISTS token_counts (
     language TEXT NOT NULL, token TEXT NOT NULL, df INTEGER NOT NULL,
     PRIMARY KEY (language, token)) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS changes (
-    language TEXT NOT NULL, counter INTEGER NOT NULL, source TEXT NOT NULL);
+    language TEXT NOT NULL, counter INTEGER NOT NULL, source TEXT NOT NULL,
+    segment INTEGER NOT NULL, added INTEGER NOT NULL);
 CREATE INDEX IF NOT EXISTS changes_by_counter ON changes (language, counter);
 """
 #: SQLite's words for a disk that cannot take the memory, and what to tell the user.
@@ -221,35 +222,37 @@ class TranslationMemory:
     def _changes_since(self, language: str, counter: int) -> Changes | None:
         if counter < self._meta_number(f"floor:{language}"):
             return None
-        sources = sorted({source for (source,) in self.db.execute(
-            "SELECT source FROM changes WHERE language = ? AND counter > ?", (language, counter))})
-        features = sorted({feature for source in sources for feature in tokens(source)})
+        entries = self.db.execute(
+            "SELECT source, segment, added FROM changes WHERE language = ? AND counter > ? "
+            "ORDER BY counter, segment", (language, counter)).fetchall()
+        features = sorted({feature for source in {e[0] for e in entries} for feature in tokens(source)})
         counts: dict[str, int] = {}
         for chunk in range(0, len(features), 500):
             part = features[chunk:chunk + 500]
             counts.update(self.db.execute(
                 "SELECT token, df FROM token_counts WHERE language = ? AND df > 0 AND token IN "
                 f"({','.join('?' * len(part))})", (language, *part)).fetchall())
-        return Changes(sources, counts)
+        return Changes(entries, counts)
 
     def _meta_number(self, key: str) -> int:
         row = self.db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
         return int(row[0]) if row else 0
 
-    def _journal(self, changed: Iterable[tuple[str, str]]) -> None:
-        """Count a change in each language whose segments changed and note their sources;
-        keep at most :data:`JOURNAL_LIMIT` sources a language, forgetting the oldest."""
-        by_language: dict[str, set[str]] = defaultdict(set)
-        for language, source in changed:
-            by_language[language].add(source)
-        for language, sources in sorted(by_language.items()):
+    def _journal(self, changed: Iterable[tuple[str, str, int, bool]]) -> None:
+        """Count a change in each language whose segments changed and note them
+        ``(language, source, id, added)``; keep at most :data:`JOURNAL_LIMIT` a language,
+        forgetting the oldest."""
+        by_language: dict[str, list[tuple[str, int, bool]]] = defaultdict(list)
+        for language, *change in changed:
+            by_language[language].append(tuple(change))
+        for language, changes in sorted(by_language.items()):
             counter = self._meta_number(f"counter:{language}") + 1
             self._set_meta(f"counter:{language}", counter)
-            if len(sources) > JOURNAL_LIMIT:  # too much to note: everything changed
+            if len(changes) > JOURNAL_LIMIT:  # too much to note: everything changed
                 self._forget_journal(language, counter)
                 continue
-            self.db.executemany("INSERT INTO changes VALUES (?, ?, ?)",
-                                [(language, counter, source) for source in sorted(sources)])
+            self.db.executemany("INSERT INTO changes VALUES (?, ?, ?, ?, ?)",
+                                [(language, counter, *change) for change in changes])
             beyond = self.db.execute(
                 "SELECT counter FROM changes WHERE language = ? ORDER BY counter DESC "
                 "LIMIT 1 OFFSET ?", (language, JOURNAL_LIMIT)).fetchone()
@@ -327,10 +330,9 @@ class TranslationMemory:
 
     def _learn(
         self, name: str, kind: str, document: str | None, stamp: str, units: list[TranslationUnit]
-    ) -> list[tuple[str, str]]:
+    ) -> list[tuple[str, str, int, bool]]:
         """Make an origin hold ``units``: only the segments that differ are removed or
-        added; the others stay as they are. Returns ``(language, source)`` of the changed
-        segments, for the journal."""
+        added; the others stay as they are. Returns the changes for the journal."""
         row = self.db.execute("SELECT id FROM origins WHERE name = ?", (name,)).fetchone()
         if row is None:
             origin = self.db.execute(
@@ -359,9 +361,9 @@ class TranslationMemory:
         ]
         self._remove_segments(gone)
         self.db.executemany("DELETE FROM segments WHERE id = ?", [(s[0],) for s in gone])
-        self._add_segments(name, origin, added)
-        return [(language, source) for _, language, _, source in gone] + [
-            (language_of(key[0]), key[2]) for key, _ in added]
+        rows = self._add_segments(name, origin, added)
+        return [(language, source, number, False) for number, language, _, source in gone] + [
+            (row[3], row[5], row[0], True) for row in rows]
 
     def _remove_segments(self, segments: list[tuple]) -> None:
         """Take segments ``(id, language, features, …)`` out of the index."""
@@ -373,7 +375,7 @@ class TranslationMemory:
         ]
         self._index(postings, -1)
 
-    def _add_segments(self, name: str, origin: int, added: list[tuple[tuple, int]]) -> None:
+    def _add_segments(self, name: str, origin: int, added: list[tuple[tuple, int]]) -> list[list]:
         rows = []
         for key, occurrence in added:
             locale, context, source, target = key
@@ -383,6 +385,7 @@ class TranslationMemory:
         self._insert_segments(rows)
         self._index([(row[3], feature, row[0]) for row in rows
                      for feature in row[8].split("\t") if feature], +1)
+        return rows
 
     def _insert_segments(self, rows: list[list]) -> None:
         """Insert segments under their digest ids; one whose id is taken (two digests
@@ -400,9 +403,9 @@ class TranslationMemory:
         finally:
             self.db.execute("RELEASE segments")
 
-    def _forget_origin(self, name: str) -> list[tuple[str, str]]:
-        """Remove an origin with its segments and their index entries; returns
-        ``(language, source)`` of the segments, for the journal."""
+    def _forget_origin(self, name: str) -> list[tuple[str, str, int, bool]]:
+        """Remove an origin with its segments and their index entries; returns the
+        changes for the journal."""
         rows = self.db.execute(
             "SELECT s.id, s.language, s.features, s.source FROM segments s JOIN origins o "
             "ON o.id = s.origin_id WHERE o.name = ?",
@@ -410,7 +413,7 @@ class TranslationMemory:
         ).fetchall()
         self._remove_segments(rows)
         self.db.execute("DELETE FROM origins WHERE name = ?", (name,))
-        return [(language, source) for _, language, _, source in rows]
+        return [(language, source, number, False) for number, language, _, source in rows]
 
     def _index(self, postings: list[tuple[str, str, int]], sign: int) -> None:
         """Add (+1) or remove (-1) index entries and keep the prefix counts right."""
@@ -533,9 +536,11 @@ class TranslationMemory:
     ) -> list[int]:
         """Segment ids worth scoring: exact sources, shared rare prefixes, similar lengths.
 
-        ``evidence`` gets ``[text, chosen, following, scan]``: the prefixes whose index
-        entries were read, the first one left out (``[count, prefix]``, or None), and for
-        a short text the length window scanned with the number of segments in it."""
+        ``evidence`` gets ``[text, chosen, following, shortlist, scan]``: the prefixes
+        whose index entries were read and the first one left out (each ``[count,
+        prefix]``; None when none was), how many segments they named, and for a short
+        text ``[low, high, found, last]``: the length window scanned, how many segments it
+        gave, and the last id taken when that was all it may take (else None)."""
         ids = [
             row[0]
             for row in self.db.execute(
@@ -544,33 +549,26 @@ class TranslationMemory:
             )
         ]
         wanted = sorted(set(tokens(text)))
-        chosen: list[str] = []
-        following = None
+        chosen: list[list] = []
+        following, shortlist = None, []
         if wanted:
             counts = self.db.execute(
                 "SELECT df, token FROM token_counts WHERE language = ? AND df > 0 AND token IN "
                 f"({','.join('?' * len(wanted))})",
                 (language, *wanted),
             ).fetchall()
-            spent = 0
-            for df, token in sorted(counts):  # rarest first, as FuzzyIndex does
-                if (len(chosen) >= 4 and spent + df > _SHORTLIST) or (
-                    len(chosen) >= 2 and spent + df > _BUDGET
-                ):
-                    following = [df, token]
-                    break
-                chosen.append(token)
-                spent += df
+            chosen, following = _rarest(counts)
             if chosen:
-                ids += [
+                shortlist = [
                     row[0]
                     for row in self.db.execute(
                         "SELECT segment_id FROM tokens WHERE language = ? AND token IN "
                         f"({','.join('?' * len(chosen))}) GROUP BY segment_id "
                         "ORDER BY COUNT(*) DESC, segment_id LIMIT ?",
-                        (language, *chosen, _SHORTLIST),
+                        (language, *(token for _, token in chosen), _SHORTLIST),
                     )
                 ]
+                ids += shortlist
         scan = None
         if sum(" " not in token for token in wanted) < 3:  # a few words only
             ratio = threshold / (2 - threshold) if threshold < 2 else 1.0
@@ -584,57 +582,95 @@ class TranslationMemory:
                 )
             ]
             ids += similar
-            scan = [low, high, len(similar)]
+            scan = [low, high, len(similar), max(similar) if len(similar) >= _SCAN else None]
         if evidence is not None:
-            evidence.append([text, chosen, following, scan])
+            evidence.append([text, chosen, following, len(shortlist), scan])
         return list(dict.fromkeys(ids))
+
+
+def _rarest(counts: Iterable[tuple[int, str]]) -> tuple[list[list], list | None]:
+    """The prefixes a look-up reads, rarest first as FuzzyIndex does, from ``(count,
+    prefix)`` pairs; and the first one left out (None when all were taken)."""
+    chosen: list[list] = []
+    spent = 0
+    for df, token in sorted(counts):
+        if (len(chosen) >= 4 and spent + df > _SHORTLIST) or (
+            len(chosen) >= 2 and spent + df > _BUDGET
+        ):
+            return chosen, [df, token]
+        chosen.append([df, token])
+        spent += df
+    return chosen, None
 
 
 class Changes:
     """What changed in a language's memory since an answer was recorded, and whether
     that could alter the answer.
 
-    A look-up scores the segments its candidates name, so its answer stays as long as
-    its candidates and their scores do. With ``[text, chosen, following, scan]`` from
-    :meth:`TranslationMemory.best`, a changed source ``s`` can alter it only if:
-    ``s`` is ``text`` (exact candidates); ``s`` is as similar to ``text`` as the
-    threshold asks (a match came or went, rapidfuzz's Indel ratio as the search scores);
-    ``s`` holds a chosen prefix (its index entries changed), or the first one left out,
-    or a prefix of ``text`` that now counts fewer segments than that one (the rarest
-    prefixes would be picked differently); or, for a short text, ``s`` has a length in
-    the window scanned and that window may have been cut short.
+    A look-up scores the segments its candidates name, so its answer stays while its
+    candidates and their scores do. With the evidence :meth:`TranslationMemory.best`
+    left, a change can alter the answer only if its source is the text asked (exact
+    candidates); or is as similar to it as the threshold asks (rapidfuzz's Indel ratio,
+    as the search scores: a match came or went); or shares prefixes with it so that the
+    rarest ones would now be picked differently; or holds a picked prefix whose
+    candidates may have been cut short; or, for a short text, falls in the length window
+    scanned where that scan was or may now be cut short by other ids than before.
     """
 
-    def __init__(self, sources: list[str], counts: dict[str, int]) -> None:
-        self.sources = sources
-        self.features = {feature for source in sources for feature in tokens(source)}
-        self.now_first = sorted((counts[f], f) for f in self.features if counts.get(f, 0) > 0)
+    def __init__(self, entries: list[tuple[str, int, int]], counts: dict[str, int]) -> None:
+        self.entries = entries  # (source, segment id, added)
+        self.sources = sorted({source for source, _, _ in entries})
+        self.features = {feature for source in self.sources for feature in tokens(source)}
+        self.counts = counts  # segments holding each of those prefixes now
 
     def __bool__(self) -> bool:
-        return bool(self.sources)
+        return bool(self.entries)
 
     def may_alter(self, asked: list, threshold: float) -> bool:
         """Whether the answer recorded with evidence ``asked`` may differ now."""
-        text, chosen, following, scan = asked
-        if any(feature in self.features for feature in chosen):
+        if len(asked) != 5:
             return True
-        if following is not None and following[1] in self.features:
-            return True
-        limit = None if following is None else (following[0], following[1])
-        earlier = {f for df, f in self.now_first if limit is None or (df, f) < limit}
-        if earlier and not earlier.isdisjoint(tokens(text)):
-            return True
+        text, chosen, following, shortlist, scan = asked
         cutoff = threshold * 100
         for source in self.sources:
             if source == text or fuzz.ratio(text, source, score_cutoff=cutoff) >= cutoff:
                 return True
-        if scan is not None:
-            low, high, found = scan
-            if found + len(self.sources) >= _SCAN and any(
-                low <= len(source) <= high for source in self.sources
-            ):
-                return True
-        return False
+        shared = self.features.intersection(tokens(text))
+        if shared and (self._picks_differ(shared, chosen, following)
+                       or self._shortlist_moves(shared, chosen, shortlist)):
+            return True
+        return scan is not None and self._scan_moves(*scan)
+
+    def _picks_differ(self, shared: set[str], chosen: list, following: list | None) -> bool:
+        """Whether the rarest prefixes of the text would be picked differently now. The
+        prefixes left out and unchanged count at least as many as ``following``, so
+        ``following`` as it was stands for them."""
+        keys = {token: df for df, token in chosen}
+        changed = {token: self.counts.get(token, 0) for token in shared}
+        keys.update(changed)
+        pairs = [(df, token) for token, df in keys.items() if df > 0]
+        if following is not None:
+            pairs.append((following[0], following[1]))
+        picked, _ = _rarest(pairs)
+        return {token for _, token in picked} != {token for _, token in chosen}
+
+    def _shortlist_moves(self, shared: set[str], chosen: list, shortlist: int) -> bool:
+        """Whether the segments named by the picked prefixes may be cut differently."""
+        if shared.isdisjoint(token for _, token in chosen):
+            return False
+        return shortlist + sum(added for _, _, added in self.entries) >= _SHORTLIST
+
+    def _scan_moves(self, low: int, high: int, found: int, last: int | None) -> bool:
+        """Whether the segments a short text's length scan takes may differ by more than
+        the changed ones (which are not similar enough to matter)."""
+        inside = [(number, added) for source, number, added in self.entries
+                  if low <= len(source) <= high]
+        if not inside:
+            return False
+        if last is None:
+            return found + sum(added for _, added in inside) >= _SCAN
+        below = [added for number, added in inside if number <= last]
+        return sum(below) != len(below) - sum(below)  # as many in as out: the cut stays
 
 
 class _Transaction:
