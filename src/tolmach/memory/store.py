@@ -694,12 +694,16 @@ def _unit_key(unit: TranslationUnit) -> tuple[str, str | None, str, str]:
 
 
 def _segment_id(origin: str, key: tuple, occurrence: int) -> int:
-    """A segment's id from its origin and content, so that a memory holds the same ids
-    however it was filled (look-ups that take the first ones take the same ones)."""
+    """A segment's id from its content, so that a memory holds the same ids however it was
+    filled (look-ups that take the first ones take the same ones). The source decides the
+    high bits: a translation edited in place keeps its place among the ids, so a scan cut
+    at an id stays where it was."""
     locale, context, source, target = key
-    text = "\0".join((origin, locale, "" if context is None else f"={context}", source, target,
+    rest = "\0".join((origin, locale, "" if context is None else f"={context}", target,
                       str(occurrence)))
-    return int.from_bytes(hashlib.blake2b(text.encode(), digest_size=8).digest()) % _ID_SPACE + 1
+    high = int.from_bytes(hashlib.blake2b(source.encode(), digest_size=5).digest())
+    low = int.from_bytes(hashlib.blake2b(rest.encode(), digest_size=3).digest()) % (1 << 22)
+    return (high << 22 | low) + 1
 
 
 def _stamp(path: Path) -> str:
