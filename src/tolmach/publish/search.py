@@ -11,9 +11,10 @@ page changes. So the pages of each language are split into chunks of at most
 :data:`CHUNK_PAGES` and a half, each indexed by its own run into its own bundle,
 ``pagefind/<chunk>/``; the runs follow one another, so the peak is one chunk's, and a
 chunk is indexed again only when one of its pages changed. The search page of a
-language opens the first bundle of the language and merges the others (PagefindUI's
-``mergeIndex``, which sorts the results of all bundles by score), so a query finds the
-same pages as one index would.
+language searches all the bundles of the language through ``pagefind/merge/pagefind.js``
+(``static/pagefind-merge.js``), which ranks their results together by score and leaves
+out a bundle that only matched by Pagefind's typo fallback when another holds the word,
+so a query finds the same pages as one index would.
 
 A page's chunk is a hash of its site path modulo the language's chunk count, a power of
 two (see :func:`chunk_count`): adding or removing a page changes only its own chunk,
@@ -37,10 +38,12 @@ from pathlib import Path
 
 from tolmach.fileio import write_atomic
 
-__all__ = ["CHUNK_PAGES", "PAGEFIND", "Chunk", "bucket_of", "chunk_count", "index_chunk",
-           "plan_chunks", "remove_stale_bundles", "run_pagefind", "search_available"]
+__all__ = ["CHUNK_PAGES", "MERGE", "MERGE_SCRIPT", "PAGEFIND", "Chunk", "bucket_of", "chunk_count",
+           "index_chunk", "plan_chunks", "remove_stale_bundles", "run_pagefind", "search_available"]
 
 PAGEFIND = "pagefind"
+MERGE = "merge"  # pagefind/merge/pagefind.js: the module that searches every bundle
+MERGE_SCRIPT = "pagefind-merge.js"  # its source among the static files
 # Pages one Pagefind run indexes, on average at most (at least half as many): on the
 # javascript.info corpus a run of 100 pages peaks at about 55 MB, of 150 (the most a
 # chunk may hold) at about 75 MB; fewer pages a run would add Pagefind's start-up time
@@ -152,13 +155,14 @@ def run_pagefind(pages: Path, bundle: Path) -> str | None:
 
 
 def remove_stale_bundles(site: Path, chunks: Iterable[Chunk]) -> list[Path]:
-    """Remove from ``site/pagefind/`` everything but the bundles of ``chunks``: bundles
+    """Remove from ``site/pagefind/`` everything but the bundles of ``chunks`` and the
+    module that merges them: bundles
     of chunks that are gone, what a run left aside, an index of another layout.
     Returns what was removed."""
     folder = site / PAGEFIND
     if not folder.is_dir() or folder.is_symlink():
         return []
-    keep = {chunk.name for chunk in chunks}
+    keep = {MERGE} | {chunk.name for chunk in chunks}
     removed = []
     for entry in sorted(folder.iterdir()):
         if entry.name in keep:

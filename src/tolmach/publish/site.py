@@ -56,6 +56,8 @@ from tolmach.publish.pages import (
 )
 from tolmach.publish.render import content_security_policy, render_article
 from tolmach.publish.search import (
+    MERGE,
+    MERGE_SCRIPT,
     PAGEFIND,
     Chunk,
     index_chunk,
@@ -746,6 +748,7 @@ class _Publisher:
                 files = sorted(p for p in bundle.rglob("*") if p.is_file())
                 self.cache.put("publish-search", unit, key,
                                outputs={path: self.cache.digest(path) for path in files})
+        self._write(f"{PAGEFIND}/{MERGE}/pagefind.js", static_text(MERGE_SCRIPT))
         self._remove_all(remove_stale_bundles(self.out, chunks))
 
     # --- reviewer pages --------------------------------------------------------------------
