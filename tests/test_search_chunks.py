@@ -27,6 +27,7 @@ from tolmach.config import load_config
 from tolmach.project import Project
 from tolmach.publish import search
 from tolmach.publish.search import (
+    MERGE,
     PAGEFIND,
     bucket_of,
     chunk_count,
@@ -179,7 +180,7 @@ def test_a_small_chunk_size_gives_several_bundles_each_of_its_chunk(tmp_path, ru
     plan = plan_chunks([(code, f"{code}/doc{i}.html") for code in ("ru", "de")
                         for i in range(DOCUMENTS)])
     assert len(plan) > 4
-    assert sorted(os.listdir(site / PAGEFIND)) == sorted(c.name for c in plan)
+    assert sorted(os.listdir(site / PAGEFIND)) == sorted([MERGE, *(c.name for c in plan)])
     assert sorted(runs) == sorted(list(c.pages) for c in plan)  # one run per chunk, its pages only
     for code in ("ru", "de"):
         html = (site / "search" / f"{code}.html").read_text("utf-8")
@@ -224,8 +225,9 @@ def test_bundles_of_chunks_that_are_gone_are_removed(tmp_path, runs, monkeypatch
     monkeypatch.setattr(search, "CHUNK_PAGES", 100)
     runs.clear()
     publish(root)
-    assert sorted(os.listdir(site / PAGEFIND)) == ["de-1-of-1", "ru-1-of-1"]
+    assert sorted(os.listdir(site / PAGEFIND)) == ["de-1-of-1", MERGE, "ru-1-of-1"]
     assert not old & {"de-1-of-1", "ru-1-of-1"}
+    assert (site / PAGEFIND / MERGE / "pagefind.js").is_file()
     assert len(runs) == 2
     (root / "docs" / "doc9.md").unlink()  # a removed document leaves its chunk
     translate(root)

@@ -36,7 +36,7 @@ from dataclasses import dataclass
 from importlib.util import find_spec
 from pathlib import Path
 
-from tolmach.fileio import write_atomic
+from tolmach.fileio import move_into_place, write_atomic
 
 __all__ = ["CHUNK_PAGES", "MERGE", "MERGE_SCRIPT", "PAGEFIND", "Chunk", "bucket_of", "chunk_count",
            "index_chunk", "plan_chunks", "remove_stale_bundles", "run_pagefind", "search_available"]
@@ -140,7 +140,7 @@ def index_chunk(site: Path, chunk: Chunk) -> str | None:
         bundle.unlink()
     else:
         shutil.rmtree(bundle, ignore_errors=True)
-    os.replace(fresh, bundle)
+    move_into_place(fresh, bundle)  # a folder: one rename as well
     return None
 
 
@@ -189,8 +189,10 @@ def _pagefind_command() -> list[str]:
 
 
 def _link_or_copy(source: Path, target: Path) -> None:
+    """A page Pagefind is to read, in the folder it reads: a hard link to the site's
+    page (no bytes copied), or a copy where the file system has no links."""
     target.parent.mkdir(parents=True, exist_ok=True)
     try:
         os.link(source, target)
     except OSError:
-        shutil.copyfile(source, target)
+        write_atomic(target, source.read_bytes())
