@@ -190,6 +190,9 @@ def test_a_small_chunk_size_gives_several_bundles_each_of_its_chunk(tmp_path, ru
     for chunk in plan:
         entry = json.loads((site / PAGEFIND / chunk.name / "pagefind-entry.json").read_text("utf-8"))
         assert [lang["page_count"] for lang in entry["languages"].values()] == [len(chunk.pages)]
+        names = set(os.listdir(site / PAGEFIND / chunk.name))
+        assert {"pagefind.js", "pagefind-worker.js", "pagefind-ui.js", "pagefind-ui.css"} <= names
+        assert not names & {"pagefind-component-ui.js", "pagefind-modular-ui.js", "pagefind-highlight.js"}
 
 
 def test_one_edit_indexes_only_the_chunks_of_the_pages_it_changed(tmp_path, runs):

@@ -49,6 +49,10 @@ MERGE_SCRIPT = "pagefind-merge.js"  # its source among the static files
 # chunk may hold) at about 75 MB; fewer pages a run would add Pagefind's start-up time
 # (about 0.1 s) more often to a cold publish.
 CHUNK_PAGES = 100
+# What Pagefind writes into every bundle and the search page never loads (other kinds of
+# search box): a third of a bundle's own files, left out of each.
+_UNUSED = ("pagefind-component-ui.css", "pagefind-component-ui.js", "pagefind-highlight.js",
+           "pagefind-modular-ui.css", "pagefind-modular-ui.js")
 _MOST_CHUNKS = 1 << 20  # a bound on the doubling, never reached: site paths differ
 _ASIDE = ".new-"  # prefix of a bundle being written, and of the pages it reads
 
@@ -131,6 +135,8 @@ def index_chunk(site: Path, chunk: Chunk) -> str | None:
     if failed is not None:
         shutil.rmtree(fresh, ignore_errors=True)
         return failed
+    for name in _UNUSED:
+        (fresh / name).unlink(missing_ok=True)
     manifest = fresh / "pagefind-entry.json"
     if manifest.is_file():
         data = json.loads(manifest.read_text("utf-8"))
