@@ -140,7 +140,7 @@ def index_chunk(site: Path, chunk: Chunk) -> str | None:
     manifest = fresh / "pagefind-entry.json"
     if manifest.is_file():
         data = json.loads(manifest.read_text("utf-8"))
-        write_atomic(manifest, json.dumps(data, sort_keys=True, ensure_ascii=False))
+        write_atomic(manifest, json.dumps(data, sort_keys=True, ensure_ascii=False), regenerable=True)
     bundle = folder / chunk.name
     if bundle.is_symlink() or bundle.is_file():
         bundle.unlink()
@@ -201,4 +201,4 @@ def _link_or_copy(source: Path, target: Path) -> None:
     try:
         os.link(source, target)
     except OSError:
-        write_atomic(target, source.read_bytes())
+        write_atomic(target, source.read_bytes(), regenerable=True)
