@@ -15,6 +15,7 @@ import json
 import os
 import random
 import re
+import shutil
 from pathlib import Path
 
 import polib
@@ -254,3 +255,20 @@ def test_the_bundles_are_the_same_bytes_cold_or_cached_and_with_two_jobs(tmp_pat
     publish(second, "-j", "2", "--force")
     one, two = bundles(first / "output" / "site"), bundles(second / "output" / "site")
     assert len(one) > 20 and one == two
+
+
+def test_a_deleted_index_is_made_again_once(tmp_path, runs):
+    """The records of a run that found the bundles gone hold the next time: the files
+    looked at as missing are hashed again once Pagefind wrote them."""
+    root = tmp_path / "project"
+    write_project(root)
+    translate(root)
+    publish(root)
+    made = len(runs)
+    shutil.rmtree(root / "output" / "site" / PAGEFIND)
+    runs.clear()
+    publish(root)
+    assert len(runs) == made
+    runs.clear()
+    publish(root)
+    assert runs == []

@@ -795,6 +795,8 @@ class _Publisher:
                 raise PublishError(done)
             if self.cache is not None:
                 files = sorted(p for p in bundle.rglob("*") if p.is_file())
+                for path in files:  # looked at (as missing) when the record was checked
+                    self.cache.files.forget(path)
                 self.cache.put("publish-search", unit, key,
                                outputs={path: self.cache.digest(path) for path in files})
         self._write(f"{PAGEFIND}/{MERGE}/pagefind.js", static_text(MERGE_SCRIPT))

@@ -86,18 +86,26 @@ async function withoutFallbacks(term, given, answers) {
 }
 
 // How long the word is that a bundle fell back to for a search word (0: it did not):
-// it falls back when it does not hold the word (an exact search finds nothing) and the
-// word its best page matched is only a beginning of the search word.
+// it falls back when it does not hold the word (an exact search finds nothing) and a
+// word its best pages matched is only a beginning of the search word ("c" or "ç" for
+// "closure": Pagefind matches letters with and without their accents alike).
 async function fallbackLength(bundle, word, found, given) {
   if (!found.results.length) return 0;
   var exact = await bundle.search('"' + word + '"', given);
   if (exact.results.length) return 0;
-  var data = await found.results[0].data();
-  var mark = /<mark>([^<]*)<\/mark>/.exec(data.excerpt || "");
-  if (!mark) return 0;
-  var matched = plain(mark[1]);
   var wanted = plain(word);
-  return matched.length < wanted.length && wanted.indexOf(matched) === 0 ? matched.length : 0;
+  var longest = 0;
+  var best = await Promise.all(found.results.slice(0, 3).map(function (r) { return r.data(); }));
+  best.forEach(function (data) {
+    var marks = (data.excerpt || "").match(/<mark>[^<]*<\/mark>/g) || [];
+    marks.forEach(function (mark) {
+      var matched = plain(mark.slice(6, -7));
+      if (matched && matched.length < wanted.length && wanted.indexOf(matched) === 0) {
+        longest = Math.max(longest, matched.length);
+      }
+    });
+  });
+  return longest;
 }
 
 // Words written with spaces between them; Pagefind segments Chinese, Japanese and Thai
@@ -107,7 +115,7 @@ function checkable(word) {
 }
 
 function plain(text) {
-  return text.toLocaleLowerCase().replace(/[^\p{L}\p{N}]/gu, "");
+  return text.normalize("NFD").replace(/\p{M}/gu, "").toLocaleLowerCase().replace(/[^\p{L}\p{N}]/gu, "");
 }
 
 function merged(all) {
