@@ -44,10 +44,11 @@ __all__ = ["CHUNK_PAGES", "MERGE", "MERGE_SCRIPT", "PAGEFIND", "Chunk", "bucket_
 PAGEFIND = "pagefind"
 MERGE = "merge"  # pagefind/merge/pagefind.js: the module that searches every bundle
 MERGE_SCRIPT = "pagefind-merge.js"  # its source among the static files
-# Pages one Pagefind run indexes, on average at most (at least half as many): on the
-# javascript.info corpus a run of 100 pages peaks at about 55 MB, of 150 (the most a
-# chunk may hold) at about 75 MB; fewer pages a run would add Pagefind's start-up time
-# (about 0.1 s) more often to a cold publish.
+# Pages one Pagefind run indexes: a language's chunks hold this many or fewer on
+# average (more than half as many), none more than one and a half times as many. On the
+# 1,000-document javascript.info site (chunks of 49 to 115 pages) a run peaks at 62 MB
+# at most, against 690 MB for one run over the site; smaller chunks would add Pagefind's
+# start-up (about 0.05 s of CPU) more often to a cold publish.
 CHUNK_PAGES = 100
 # What Pagefind writes into every bundle and the search page never loads (other kinds of
 # search box): a third of a bundle's own files, left out of each.
