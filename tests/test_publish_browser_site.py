@@ -18,7 +18,6 @@ from test_publish_browser import _browser_available, console_errors, js
 from tolmach.config import load_config
 from tolmach.project import Project
 from tolmach.publish import PublishOptions, publish_site
-from tolmach.publish import search as search_module
 from tolmach.publish.preview import serve_directory
 from tolmach.publish.screenshots import chromium, set_viewport
 
@@ -38,11 +37,9 @@ def scenario_site(tmp_path_factory):
     """The scenario published with a search chunk of one page: each language's index
     lies in several bundles, which its search page merges."""
     root = tmp_path_factory.mktemp("scenario-browser")
-    project = make_scenario(root)
+    project = make_scenario(root, extra_config="search-chunk-pages = 1\n")
     site = root / "site"
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(search_module, "CHUNK_PAGES", 1)
-        publish_site(project, site)
+    publish_site(project, site)
     with serve_directory(site) as base:
         yield base, site
 
@@ -141,7 +138,7 @@ def test_search_finds_a_word_that_only_a_merged_bundle_holds(browser, scenario_s
 
 @pytest.fixture(scope="module")
 def one_bundle_site(tmp_path_factory):
-    """The same scenario with the default chunk size: one bundle per language."""
+    """The same scenario as published by default: one bundle per language."""
     root = tmp_path_factory.mktemp("scenario-one-bundle")
     site = root / "site"
     publish_site(make_scenario(root), site)

@@ -112,16 +112,17 @@ def test_the_languages_are_chunked_apart():
 # --- a publish with small chunks -----------------------------------------------------------
 
 DOCUMENTS = 10
+SMALL = 2  # search-chunk-pages of the projects below: several chunks per language
 
 
-def write_project(root: Path, documents: int = DOCUMENTS) -> None:
+def write_project(root: Path, documents: int = DOCUMENTS, chunk_pages: int = SMALL) -> None:
     (root / "docs").mkdir(parents=True, exist_ok=True)
     for i in range(documents):
         (root / "docs" / f"doc{i}.md").write_text(
             f"# Статья {i}\n\nАбзац номер {i} о слове слово{i}.\n", "utf-8")
     (root / "pyproject.toml").write_text(
         '[tool.tolmach]\nsource-locale = "ru"\nlocales = ["de"]\ndocuments = ["docs/*.md"]\n'
-        "search = true\n", "utf-8")
+        f"search = true\nsearch-chunk-pages = {chunk_pages}\n", "utf-8")
 
 
 def translate(root: Path) -> Project:
@@ -158,9 +159,8 @@ def needs_pagefind() -> None:
 
 @pytest.fixture
 def runs(monkeypatch):
-    """The pages of each Pagefind run, as the run saw them; chunks of 2 pages."""
+    """The pages of each Pagefind run, as the run saw them."""
     needs_pagefind()
-    monkeypatch.setattr(search, "CHUNK_PAGES", 2)
     seen: list[list[str]] = []
     real = search.run_pagefind
 
@@ -179,7 +179,7 @@ def test_a_small_chunk_size_gives_several_bundles_each_of_its_chunk(tmp_path, ru
     publish(root, "-j", "1")
     site = root / "output" / "site"
     plan = plan_chunks([(code, f"{code}/doc{i}.html") for code in ("ru", "de")
-                        for i in range(DOCUMENTS)])
+                        for i in range(DOCUMENTS)], SMALL)
     assert len(plan) > 4
     assert sorted(os.listdir(site / PAGEFIND)) == sorted([MERGE, *(c.name for c in plan)])
     assert sorted(runs) == sorted(list(c.pages) for c in plan)  # one run per chunk, its pages only
@@ -212,7 +212,7 @@ def test_one_edit_indexes_only_the_chunks_of_the_pages_it_changed(tmp_path, runs
     changed = {p.relative_to(site).as_posix() for p, text in before.items() if p.read_bytes() != text}
     assert changed == {"ru/doc3.html", "de/doc3.html"}
     pages = [p.relative_to(site).as_posix() for p in before]
-    plan = plan_chunks([(page.split("/")[0], page) for page in pages])
+    plan = plan_chunks([(page.split("/")[0], page) for page in pages], SMALL)
     assert sorted(runs) == sorted(list(c.pages) for c in plan if set(c.pages) & changed)
     assert len(runs) == 2 < len(plan)
 
@@ -226,7 +226,7 @@ def test_bundles_of_chunks_that_are_gone_are_removed(tmp_path, runs, monkeypatch
     old = set(os.listdir(site / PAGEFIND))
     (site / PAGEFIND / ".new-de-1-of-8").mkdir()  # what an interrupted run left
     (site / PAGEFIND / "pagefind.js").write_text("an index of the single-bundle layout", "utf-8")
-    monkeypatch.setattr(search, "CHUNK_PAGES", 100)
+    write_project(root, chunk_pages=0)  # the default: one bundle per language
     runs.clear()
     publish(root)
     assert sorted(os.listdir(site / PAGEFIND)) == ["de-1-of-1", MERGE, "ru-1-of-1"]

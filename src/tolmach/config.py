@@ -132,6 +132,7 @@ class Config:
     localized_assets: str = "{stem}.{locale}{suffix}"  # name of an asset's localized variant
     hashed_assets: bool = False  # published asset names carry a content hash
     search: bool = True  # a Pagefind index and search page per locale
+    search_chunk_pages: int = 0  # pages per Pagefind run (0: one run, one bundle per language)
     source: Path | None = None  # the pyproject.toml (or tolmach.toml) this came from
     keep_obsolete: bool = True  # `update` keeps removed strings as #~ entries
     location: str = "full"  # `#:` references: path:line, path only, or none
@@ -219,6 +220,7 @@ _KEYS: dict[str, tuple[str, type]] = {
     "localized-assets": ("localized_assets", str),
     "hashed-assets": ("hashed_assets", bool),
     "search": ("search", bool),
+    "search-chunk-pages": ("search_chunk_pages", int),
     "keep-obsolete": ("keep_obsolete", bool),
     "location": ("location", str),
 }
@@ -411,6 +413,9 @@ def load_config(root: Path) -> Config:
         )
     if not 0 <= config.threshold <= 100:
         raise ConfigError(path, _key_line(text, "threshold"), "threshold must be between 0 and 100")
+    if config.search_chunk_pages < 0:
+        raise ConfigError(path, _key_line(text, "search-chunk-pages"),
+                          "search-chunk-pages must be 0 (one bundle per language) or more")
     _check_paths(config, path, text)
     _check_publishing(config, path, text)
     if config.base_url and not config.base_url.endswith("/"):

@@ -7,10 +7,13 @@ build segments Chinese and Japanese words.
 
 One Pagefind run over a whole site holds the whole index in memory (about 20 MB plus
 0.35 MB per javascript.info article: 700 MB for 2,600 pages) and must run again when any
-page changes. So the pages of each language are split into chunks of at most
-:data:`CHUNK_PAGES` and a half, each indexed by its own run into its own bundle,
-``pagefind/<chunk>/``; the runs follow one another, so the peak is one chunk's, and a
-chunk is indexed again only when one of its pages changed. The search page of a
+page changes. So each language is indexed by a run of its own into a bundle of its own,
+``pagefind/<chunk>/`` (a language's pages are one chunk): the runs follow one another,
+so the peak is one language's, and a language is indexed again only when one of its
+pages changed. The setting ``search-chunk-pages`` splits each language further, into
+chunks of that many pages (and at most half as many more; :data:`CHUNK_PAGES` is what
+we measured), for a site too large for the builder's memory or that publishes one edit
+at a time and must be quick about it; searching more bundles costs the reader time. The search page of a
 language searches all the bundles of the language through ``pagefind/merge/pagefind.js``
 (``static/pagefind-merge.js``), which ranks their results together by score and leaves
 out a bundle that only matched by Pagefind's typo fallback when another holds the word,
@@ -44,11 +47,11 @@ __all__ = ["CHUNK_PAGES", "MERGE", "MERGE_SCRIPT", "PAGEFIND", "Chunk", "bucket_
 PAGEFIND = "pagefind"
 MERGE = "merge"  # pagefind/merge/pagefind.js: the module that searches every bundle
 MERGE_SCRIPT = "pagefind-merge.js"  # its source among the static files
-# Pages one Pagefind run indexes: a language's chunks hold this many or fewer on
-# average (more than half as many), none more than one and a half times as many. On the
-# 1,000-document javascript.info site (chunks of 49 to 115 pages) a run peaks at 62 MB
-# at most, against 690 MB for one run over the site; smaller chunks would add Pagefind's
-# start-up (a 4-page run: 0.01 s of CPU, 0.1 s) more often to a cold publish.
+# A chunk size for ``search-chunk-pages``: a language's chunks hold this many or fewer
+# on average (more than half as many), none more than one and a half times as many. On
+# the 1,000-document javascript.info site (chunks of 49 to 115 pages) a run peaks at
+# 62 MB at most, against 690 MB for one run over the site; smaller chunks would add
+# Pagefind's start-up (a 4-page run: 0.01 s of CPU, 0.1 s) more often to a cold publish.
 CHUNK_PAGES = 100
 # What Pagefind writes into every bundle and the search page never loads (other kinds of
 # search box): a third of a bundle's own files, left out of each.
@@ -81,10 +84,11 @@ def bucket_of(site_path: str, count: int) -> int:
 
 def chunk_count(pages: int, size: int | None = None) -> int:
     """The fewest chunks, a power of two, that keep ``pages`` at ``size`` or fewer a
-    chunk on average. A power of two because the count changes only when the pages
-    double (with any other rounding it would change every ``size`` pages, and each
-    change re-indexes the whole language)."""
-    size = size or CHUNK_PAGES
+    chunk on average (no ``size``: one chunk). A power of two because the count changes
+    only when the pages double (with any other rounding it would change every ``size``
+    pages, and each change re-indexes the whole language)."""
+    if not size:
+        return 1
     count = 1
     while count * size < pages:
         count *= 2
@@ -94,8 +98,8 @@ def chunk_count(pages: int, size: int | None = None) -> int:
 def plan_chunks(pages: Iterable[tuple[str, str]], size: int | None = None) -> list[Chunk]:
     """The chunks of ``pages`` (``(language, site path)`` pairs), by language, then by
     number; none is empty. The chunk count of a language is :func:`chunk_count`, doubled
-    until no chunk holds more than ``size`` and a half (an unlucky hash; rare)."""
-    size = size or CHUNK_PAGES
+    until no chunk holds more than ``size`` and a half (an unlucky hash; rare); without a
+    ``size``, a language is one chunk."""
     by_language: dict[str, list[str]] = {}
     for code, path in pages:
         by_language.setdefault(code, []).append(path)
@@ -107,7 +111,7 @@ def plan_chunks(pages: Iterable[tuple[str, str]], size: int | None = None) -> li
             buckets: list[list[str]] = [[] for _ in range(count)]
             for path in paths:
                 buckets[bucket_of(path, count)].append(path)
-            if max(map(len, buckets)) <= size + size // 2 or count >= _MOST_CHUNKS:
+            if not size or max(map(len, buckets)) <= size + size // 2 or count >= _MOST_CHUNKS:
                 break
             count *= 2
         chunks.extend(Chunk(code, f"{code}-{number + 1}-of-{count}", tuple(bucket))

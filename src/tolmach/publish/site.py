@@ -773,7 +773,8 @@ class _Publisher:
         """The published pages of each language in the chunks Pagefind indexes one by one."""
         if self._chunks is None:
             self._chunks = plan_chunks(sorted((o.language.code, o.site_path)
-                                              for o in self.outcomes.values() if o.verdict.published))
+                                              for o in self.outcomes.values() if o.verdict.published),
+                                       self.project.config.search_chunk_pages)
         return self._chunks
 
     def _index_search(self) -> None:
