@@ -187,8 +187,13 @@ class TranslationMemory:
         self.db.execute("PRAGMA foreign_keys = ON")
         self.db.execute("PRAGMA journal_mode = WAL")
         self.db.execute("PRAGMA synchronous = NORMAL")
+        stored = self._stored_meta()
+        if stored and stored.get("schema") != SCHEMA_VERSION and self._only_catalogs():
+            self._start_anew()  # a copy of the catalogs alone: learned again from them
+            stored = {}
+        elif stored and stored.get("schema") != SCHEMA_VERSION:
+            raise sqlite3.DatabaseError(f"schema {stored.get('schema')}, expected {SCHEMA_VERSION}")
         self.db.executescript(_SCHEMA)
-        stored = dict(self.db.execute("SELECT key, value FROM meta"))
         if not stored:
             self.db.executemany(
                 "INSERT INTO meta VALUES (?, ?)",
@@ -204,6 +209,28 @@ class TranslationMemory:
             )
         if "id" not in stored:  # what tells this database from one made again later
             self.db.execute("INSERT OR IGNORE INTO meta VALUES ('id', ?)", (os.urandom(8).hex(),))
+
+    def _stored_meta(self) -> dict[str, str]:
+        """The meta table of an existing database; empty for a new one."""
+        known = self.db.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'meta'")
+        return dict(self.db.execute("SELECT key, value FROM meta")) if known.fetchone() else {}
+
+    def _only_catalogs(self) -> bool:
+        """Whether everything in the memory came from the project's catalogs (nothing
+        imported), so that a memory of an older layout can be made again from them."""
+        try:
+            imported = self.db.execute("SELECT COUNT(*) FROM origins WHERE kind <> 'catalog'")
+            return imported.fetchone()[0] == 0
+        except sqlite3.Error:
+            return False
+
+    def _start_anew(self) -> None:
+        tables = [name for (name,) in self.db.execute(
+            "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")]
+        self.db.execute("PRAGMA foreign_keys = OFF")
+        for name in tables:
+            self.db.execute(f'DROP TABLE IF EXISTS "{name}"')
+        self.db.execute("PRAGMA foreign_keys = ON")
 
     def position(self, language: str) -> tuple[str, int]:
         """Where the memory is in ``language``: the database's id (new when it is made
