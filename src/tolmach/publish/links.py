@@ -55,6 +55,7 @@ class SiteFiles:
     def __post_init__(self) -> None:
         self._by_path = {doc.path.resolve(): doc for doc in self.documents}
         self._resolved_root = self.root.resolve()
+        self._targets: dict[tuple[Path, str], Path] = {}  # see _target
 
     def linker(self, page: Page) -> Callable[[str, str], str]:
         """The ``links`` callback of :func:`render_article` for one page."""
@@ -69,7 +70,7 @@ class SiteFiles:
             return url
         parts = urlsplit(url)
         suffix = f"?{parts.query}" if parts.query else ""
-        target = (page.doc.path.parent / local_path(url)).resolve()
+        target = self._target(page.doc.path.parent, local_path(url))
         if target != self._resolved_root and self._resolved_root not in target.parents:
             self._problem(page, kind, url, "points outside the project", line)
             return url
@@ -87,6 +88,14 @@ class SiteFiles:
             return url
         chosen = self._variant(page, url, target)
         return page.root + url_path(self._publish_asset(chosen)) + suffix
+
+    def _target(self, folder: Path, local: str) -> Path:
+        """The real path of ``local`` from ``folder``, found once per run: every language
+        of a document links to the same files."""
+        target = self._targets.get((folder, local))
+        if target is None:
+            target = self._targets[(folder, local)] = (folder / local).resolve()
+        return target
 
     def fragment(self, name: str, code: str, fragment: str) -> str:
         """A fragment of a link to document ``name`` in ``code``: the id of the heading

@@ -29,6 +29,7 @@ import re
 import shutil
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 
 from jinja2 import Environment
@@ -203,6 +204,13 @@ class _Publisher:
         self.verified: dict[tuple[str, str], VerifiedBuild] = {}
         self.files = SiteFiles(project.root, project.documents, self._is_published,
                                self.source.code, config.localized_assets, config.hashed_assets)
+        self._bases: dict[str, str] = {}  # see _page_basis
+
+    @cached_property
+    def _review_inside(self) -> bool:
+        """Whether the reviewer pages go inside the site folder (asked once per page)."""
+        review = self.options.review
+        return review is not None and _inside(review, self.out)
 
     @property
     def languages(self) -> list[Language]:
@@ -438,11 +446,15 @@ class _Publisher:
         its judgement, and the options that shape a page."""
         digest = self.cache.digest if self.cache is not None else (lambda path: "?")
         review = self.options.review
-        inside = review is not None and _inside(review, self.out)
-        return key_of(doc.relpath, self.project.shown(self.out), digest(doc.path),
-                      [digest(self.project.catalog_path(t.code, doc.name)) for t in self.targets],
-                      self.search, self.options.live_reload, self.options.drafts,
-                      review.relative_to(self.out).as_posix() if inside else None)
+        basis = self._bases.get(doc.name)
+        if basis is None:
+            inside = self._review_inside
+            basis = self._bases[doc.name] = key_of(
+                doc.relpath, self.project.shown(self.out), digest(doc.path),
+                [digest(self.project.catalog_path(t.code, doc.name)) for t in self.targets],
+                self.search, self.options.live_reload, self.options.drafts,
+                review.relative_to(self.out).as_posix() if inside else None)
+        return basis
 
     def _render_document(self, doc: SourceDocument, codes: list[str]) -> list[Fresh]:
         """In a worker: the chosen published pages of one document, rendered and written."""
@@ -507,7 +519,7 @@ class _Publisher:
                     for o in row if o.verdict.published]
         review_href = None
         review = self.options.review
-        if page.progress is not None and review is not None and _inside(review, self.out):
+        if page.progress is not None and self._review_inside:
             folder = review.relative_to(self.out).as_posix()
             review_href = f"{page.root}{folder}/{url_path(page.language.code + '/' + page.doc.name)}.html"
         verdict_note = None
@@ -770,7 +782,7 @@ class _Publisher:
         counted += [f for f in page.catalog_findings if not f.waived]
         outcome = self.outcomes[(page.doc.name, page.language.code)]
         public = None
-        if outcome.verdict.published and _inside(review, self.out):
+        if outcome.verdict.published and self._review_inside:
             public = "../" * (depth + len(review.relative_to(self.out).parts)) + url_path(site_path)
         ui = interface_for("en")
         common = self._common(ui, language("en"), self._review_root(depth))
@@ -822,7 +834,7 @@ class _Publisher:
         if (self.out.is_dir() or produced) and produced != before:
             write_manifest(self.out, produced)
         review = self.options.review
-        if review is not None and not _inside(review, self.out) and review.is_dir():
+        if review is not None and not self._review_inside and review.is_dir():
             kept = self._review_files()
             old = read_manifest(review)
             self._remove_all(remove_unlisted(
@@ -838,7 +850,7 @@ class _Publisher:
         files |= set(self.files.assets)
         files |= set(STATIC_FILES) | ({SEARCH_SCRIPT, f"{PAGEFIND}/"} if self.search else set())
         review = self.options.review
-        if review is not None and _inside(review, self.out):
+        if self._review_inside:
             folder = review.relative_to(self.out).as_posix()
             files |= {f"{folder}/{name}" for name in self._review_files()}
         return files
