@@ -187,10 +187,10 @@ class Config:
         return self.locales_path / f"{doc}.pot"
 
     def catalog_path(self, locale: str, doc: str) -> Path:
-        return self.locales_path / locale / "LC_MESSAGES" / f"{doc}.po"
+        return self.locales_path.joinpath(locale, "LC_MESSAGES", f"{doc}.po")
 
     def output_file(self, locale: str, doc: str, suffix: str = ".md") -> Path:
-        return self.output_path / locale / f"{doc}{suffix}"
+        return self.output_path.joinpath(locale, f"{doc}{suffix}")
 
 
 _KEYS: dict[str, tuple[str, type]] = {

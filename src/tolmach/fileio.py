@@ -233,11 +233,18 @@ class LinkGuard:
 
     def inside(self, base: Path, target: Path, *, where: str, refused: str) -> Path:
         """``target`` as :func:`ensure_inside` returns it, or its error."""
-        folder, name = os.path.split(target)
-        plain = name not in ("", ".", "..") and not os.path.islink(target)
-        if plain and _within(os.path.join(self._real_path(folder), name), self._real_path(base)):
+        real = self.real_path(target)
+        if real is not None and _within(real, self._real_path(base)):
             return target
         return ensure_inside(base, target, where=where, refused=refused)
+
+    def real_path(self, path: Path | str) -> str | None:
+        """``os.path.realpath(path)`` for a path whose last part is a plain name (no ``.``
+        or ``..``) and not a link itself; None for any other (ask ``os.path.realpath``)."""
+        folder, name = os.path.split(os.fspath(path))
+        if name in ("", ".", "..") or os.path.islink(path):
+            return None
+        return os.path.join(self._real_path(folder), name)
 
     def _real_path(self, folder: str | Path) -> str:
         """The folder's real path, from its parent's (each folder of a tree found once)."""

@@ -23,6 +23,7 @@ rewritten.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 import re
@@ -36,7 +37,7 @@ from jinja2 import Environment
 from markupsafe import Markup
 
 from tolmach.catalog.status import translations_of
-from tolmach.fileio import ensure_inside, move_into_place, write_atomic
+from tolmach.fileio import LinkGuard, ensure_inside, move_into_place, write_atomic
 from tolmach.jobs.cache import MISS, content_digest, key_of
 from tolmach.jobs.executor import RunOptions
 from tolmach.jobs.units import Fresh, Unit, run_units
@@ -205,6 +206,12 @@ class _Publisher:
         self.files = SiteFiles(project.root, project.documents, self._is_published,
                                self.source.code, config.localized_assets, config.hashed_assets)
         self._bases: dict[str, str] = {}  # see _page_basis
+        self._guard = LinkGuard()  # see _kept_inside
+
+    def _kept_inside(self, folder: Path, path: Path, where: str) -> Path:
+        """:func:`_inside_folder` for the many files this publisher writes or copies: each
+        folder's links are followed once, a file's own link is looked at every time."""
+        return self._guard.inside(folder, path, where=where, refused="nothing is written through it")
 
     @cached_property
     def _review_inside(self) -> bool:
@@ -233,7 +240,7 @@ class _Publisher:
         finally:
             if staging is not None:
                 shutil.rmtree(staging, ignore_errors=True)
-                _remove_empty_folders(staging.parent)
+                _remove_if_empty(staging.parent)
         self._write_pages()
         self._write_lists()
         self._copy_assets()
@@ -466,7 +473,7 @@ class _Publisher:
             outcome = self.outcomes[(doc.name, code)]
             page = self._page(doc, document, lang, verifier)
             text = self._render_page(page, outcome)
-            path = _inside_folder(self.out, self.out / outcome.site_path, "the site folder")
+            path = self._kept_inside(self.out, self.out / outcome.site_path, "the site folder")
             written = write_atomic(path, text)
             fresh.append(Fresh(path if written else None, None, {path: content_digest(text)}))
         return fresh
@@ -565,7 +572,7 @@ class _Publisher:
         }
 
     def _write(self, site_path: str, text: str | bytes) -> None:
-        path = _inside_folder(self.out, self.out / site_path, "the site folder")
+        path = self._kept_inside(self.out, self.out / site_path, "the site folder")
         self.report.files += 1
         if self._changes(path, text) and write_atomic(path, text):
             self.report.written.append(path)
@@ -707,7 +714,7 @@ class _Publisher:
     def _copy_assets(self) -> None:
         for site_path, source in sorted(self.files.assets.items()):
             self.report.files += 1
-            target = _inside_folder(self.out, self.out / site_path, "the site folder")
+            target = self._kept_inside(self.out, self.out / site_path, "the site folder")
             if self.cache is not None and self.cache.digest(source) == self.cache.digest(target):
                 continue
             if copy_if_changed(source, target):
@@ -754,7 +761,7 @@ class _Publisher:
         review = self.options.review
         assert review is not None
         site_path = f"{page.language.code}/{page.doc.name}.html"
-        target = _inside_folder(review, review / site_path, "the reviewer pages' folder")
+        target = self._kept_inside(review, review / site_path, "the reviewer pages' folder")
         digest = content_digest(text)
         if target.is_file() and content_digest(target.read_bytes()) == digest:
             return [str(target), None, digest]
@@ -813,7 +820,7 @@ class _Publisher:
         text = self._env(ui).get_template("review_index.html").render(
             common, rows=rows, languages=self.targets)
         for name, content in (("index.html", text), *((n, static_text(n)) for n in STATIC_FILES)):
-            target = _inside_folder(review, review / name, "the reviewer pages' folder")
+            target = self._kept_inside(review, review / name, "the reviewer pages' folder")
             if self._changes(target, content) and write_atomic(target, content):
                 self.report.reviewed.append(target)
 
@@ -897,13 +904,11 @@ def _inside(path: Path, folder: Path) -> bool:
     return path == folder or folder in path.parents
 
 
-def _remove_empty_folders(folder: Path) -> None:
-    if not folder.is_dir():
-        return
-    for path in sorted((p for p in folder.rglob("*") if p.is_dir()), reverse=True):
-        if not any(path.iterdir()):
-            path.rmdir()
-    if not any(folder.iterdir()):
+def _remove_if_empty(folder: Path) -> None:
+    """Remove the reviewer pages' folder when staging alone made it: a publish that stops
+    leaves nothing behind. (Folders a removed page empties go with it, see
+    :func:`~tolmach.publish.manifest.remove_unlisted`; the rest of the tree is not walked.)"""
+    with contextlib.suppress(OSError):
         folder.rmdir()
 
 
