@@ -141,11 +141,11 @@ class Config:
         """gettext name → BCP 47 tag of every target locale (``de_DE`` → ``de-DE``)."""
         return {code: locale_tag(code) for code in self.locales}
 
-    @property
+    @functools.cached_property
     def locales_path(self) -> Path:
-        return self.root / self.locales_dir
+        return self.root / self.locales_dir  # made once: every catalog's path starts here
 
-    @property
+    @functools.cached_property
     def output_path(self) -> Path:
         return self.root / self.output_dir
 

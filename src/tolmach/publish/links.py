@@ -139,6 +139,11 @@ class SiteFiles:
         return target
 
     def _publish_asset(self, path: Path) -> str:
+        text = str(path)  # real, inside the root (see resolve)
+        if text.startswith(self._root_prefix) and not self.hashed:
+            site_path = f"{ASSETS}/{text[len(self._root_prefix):]}"
+            self.assets[site_path] = path
+            return site_path
         relative = PurePosixPath(path.relative_to(self._resolved_root).as_posix())
         if self.hashed:
             digest = _file_hash(path)[:_HASH_LENGTH]

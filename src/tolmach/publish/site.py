@@ -812,7 +812,7 @@ class _Publisher:
                 o = self.outcomes[(doc.name, lang.code)]
                 path = f"{lang.code}/{doc.name}.html"
                 cells.append({"verdict": o.verdict, "percent": o.percent_label,
-                              "href": url_path(path) if (review / path).is_file() else None})
+                              "href": url_path(path) if os.path.isfile(f"{review}/{path}") else None})
             rows.append({"name": doc.name, "cells": cells})
         ui = interface_for("en")
         common = self._common(ui, language("en"), "")
@@ -869,7 +869,7 @@ class _Publisher:
         assert review is not None
         pages = {f"{lang.code}/{doc.name}.html" for lang in self.targets
                  for doc in self.project.documents}
-        return {"index.html", *STATIC_FILES} | {p for p in pages if (review / p).is_file()}
+        return {"index.html", *STATIC_FILES} | {p for p in pages if os.path.isfile(f"{review}/{p}")}
 
     def _legacy_files(self) -> set[str]:
         """Files of a site that has no manifest yet, by the names tolmach gives: article
