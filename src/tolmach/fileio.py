@@ -219,6 +219,9 @@ def ensure_inside(base: Path, target: Path, *, where: str, refused: str) -> Path
     raise OutsideError(link, f"a symbolic link to a place outside {where}; {refused}")
 
 
+_DOTS = frozenset((".", ".."))
+
+
 class LinkGuard:
     """:func:`ensure_inside` for the many files of a few folders, as one command asks it.
 
@@ -239,10 +242,12 @@ class LinkGuard:
         return ensure_inside(base, target, where=where, refused=refused)
 
     def real_path(self, path: Path | str) -> str | None:
-        """``os.path.realpath(path)`` for a path whose last part is a plain name (no ``.``
-        or ``..``) and not a link itself; None for any other (ask ``os.path.realpath``)."""
-        folder, name = os.path.split(os.fspath(path))
-        if name in ("", ".", "..") or os.path.islink(path):
+        """``os.path.realpath(path)`` for a path of plain names (no ``.`` or ``..``: after a
+        missing folder the system cannot tell whether ``x/missing/../link`` is a link) whose
+        last part is not a link itself; None for any other (ask ``os.path.realpath``)."""
+        text = os.fspath(path)
+        folder, name = os.path.split(text)
+        if name in ("", ".", "..") or _DOTS.intersection(text.split(os.sep)) or os.path.islink(text):
             return None
         return os.path.join(self._real_path(folder), name)
 
