@@ -1,4 +1,4 @@
-"""The result cache names files relative to the project root by their text (a prefix)
+"""The result cache and messages name files relative to the project root by their text (a prefix)
 rather than with ``Path.relative_to``: the names must be the same either way."""
 
 from __future__ import annotations
@@ -34,3 +34,13 @@ def test_a_recorded_output_is_digested_from_its_name(tmp_path: Path):
     by_path = files.digest(tmp_path / "out" / "a.md")
     assert by_path and FileDigests(tmp_path).digest_of("out/a.md") == by_path
     assert FileDigests(tmp_path).digest_of("out/missing.md") == ""
+
+
+@pytest.mark.parametrize("root", ["/p/proj", "/p/proj/", "/", ".", "proj", "proj/sub", ""])
+@pytest.mark.parametrize("path", ["/p/proj/locales/de/LC_MESSAGES/a.po", "/p/proj", "/p/project/a.po",
+                                  "/p/proj/./x//y.md", "locales/x.po", "proj/sub/x.po", "proj/subx/x.po",
+                                  "/other/a.po", "proj", "a.po", "/"])
+def test_messages_show_a_path_as_relative_to_shows_it(root: str, path: str):
+    from tolmach.fileio import relative_to_root
+
+    assert relative_to_root(Path(path), Path(root)) == _by_relative_to(Path(path), Path(root))

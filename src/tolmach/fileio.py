@@ -17,7 +17,7 @@ import stat
 import tempfile
 from collections import Counter
 from collections.abc import Iterator
-from pathlib import Path
+from pathlib import Path, PurePath
 
 __all__ = [
     "MAX_SOURCE_BYTES",
@@ -33,6 +33,7 @@ __all__ = [
     "move_into_place",
     "project_lock",
     "read_source",
+    "relative_to_root",
     "write_atomic",
     "write_cache_file",
     "write_error",
@@ -281,6 +282,21 @@ def _link_leading_out(base: Path, target: Path, real_base: str) -> Path | None:
         if current.is_symlink() and not _within(os.path.realpath(current), real_base):
             return current
     return None
+
+
+def relative_to_root(path: Path, root: Path) -> str:
+    """``path`` as messages show it: its POSIX path from ``root`` when inside it, else as
+    given. A ``Path``'s text is normalized, so a prefix of text answers what
+    ``relative_to`` would (asked for every file of a run)."""
+    root_text = str(root)
+    if isinstance(path, PurePath) and root_text not in ("", ".", os.sep):
+        text = str(path)
+        if text.startswith(root_text) and text[len(root_text):len(root_text) + 1] == os.sep:
+            return text[len(root_text) + 1:]
+    try:
+        return path.relative_to(root).as_posix()
+    except ValueError:
+        return str(path)
 
 
 def error_message(exc: Exception, root: Path) -> str:

@@ -37,7 +37,7 @@ from tolmach.config import (
     pattern_root,
     validate_locale,
 )
-from tolmach.fileio import LinkGuard, SourceError, read_source, write_atomic
+from tolmach.fileio import LinkGuard, SourceError, read_source, relative_to_root, write_atomic
 from tolmach.jobs.cache import ResultCache, content_digest, environment_digest, key_of
 from tolmach.jobs.executor import RunOptions
 from tolmach.jobs.units import Fresh, Unit, run_units
@@ -202,10 +202,7 @@ class Project:
 
     def shown(self, path: Path) -> str:
         """A path as messages show it: relative to the project root."""
-        try:
-            return path.relative_to(self.root).as_posix()
-        except ValueError:
-            return str(path)
+        return relative_to_root(path, self.root)
 
     def segment_options(self, doc: SourceDocument) -> SegmentOptions:
         """Dialect and translatable extras of one document, overrides applied."""

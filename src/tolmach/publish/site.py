@@ -814,15 +814,25 @@ class _Publisher:
                 cells.append({"verdict": o.verdict, "percent": o.percent_label,
                               "href": url_path(path) if os.path.isfile(f"{review}/{path}") else None})
             rows.append({"name": doc.name, "cells": cells})
+        facts = [[row["name"], [[c["verdict"].published, c["verdict"].reason, c["verdict"].errors,
+                                 c["percent"], c["href"]] for c in row["cells"]]] for row in rows]
+        key = key_of("review-index", facts, [t.code for t in self.targets], self.search,
+                     self.options.live_reload)
+        if self.cache is not None and self.cache.get("publish-lists", "review-index", key) is not MISS:
+            return  # what the index shows is as it was, and so are its files
         ui = interface_for("en")
         common = self._common(ui, language("en"), "")
         common.update(home_href="index.html", search_href=None, feed_href=None)
         text = self._env(ui).get_template("review_index.html").render(
             common, rows=rows, languages=self.targets)
+        outputs = {}
         for name, content in (("index.html", text), *((n, static_text(n)) for n in STATIC_FILES)):
             target = self._kept_inside(review, review / name, "the reviewer pages' folder")
             if self._changes(target, content) and write_atomic(target, content):
                 self.report.reviewed.append(target)
+            outputs[target] = content_digest(content)
+        if self.cache is not None:
+            self.cache.put("publish-lists", "review-index", key, outputs=outputs)
 
     # --- clean-up ---------------------------------------------------------------------------
 
