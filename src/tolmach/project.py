@@ -500,7 +500,7 @@ class Project:
             keep_obsolete=keep,
         )
         self._refresh_glossary_comments(merged, locale, doc.name)
-        written, digest = self._write_catalog(merged, path)
+        written, digest = self._write_catalog(merged, path, staged=True)
         summary = summarize_update(old, merged)
         from tolmach.memory.store import reviewed_translations
 
@@ -511,14 +511,17 @@ class Project:
         )
         return result, digest
 
-    def _write_catalog(self, po: polib.POFile, path: Path) -> tuple[bool, str]:
+    def _write_catalog(
+        self, po: polib.POFile, path: Path, *, regenerable: bool = False, staged: bool = False
+    ) -> tuple[bool, str]:
         """Write a template or catalog as ``write_po`` does; whether the bytes changed, and
-        their digest."""
+        their digest. A template is ``regenerable``; a merged catalog is ``staged``, put in
+        place with the rest of its batch (see ``write_atomic``)."""
         try:
             text = format_po(po, self.config.po_width)
         except ValueError as error:
             raise CatalogError(path, None, str(error)) from None
-        return write_atomic(path, text), content_digest(text)
+        return write_atomic(path, text, regenerable=regenerable, staged=staged), content_digest(text)
 
     def name_of(self, source: Path) -> str:
         """The catalog name of a file: the project's name for one of its documents, else
@@ -686,7 +689,7 @@ class Project:
                     locale, doc.name, path, stats, skipped=reason, findings=errors,
                     notes=notes, refused=True,
                 ), None
-        written = write_atomic(path, verified.text)
+        written = write_atomic(path, verified.text, regenerable=True)
         result = BuildResult(locale, doc.name, path, stats, written=written, notes=notes)
         return result, content_digest(verified.text)
 
@@ -999,7 +1002,7 @@ def _work_extract(batch: tuple) -> list[Fresh]:
     for doc in batch[1]:
         document = project.load(doc, hints=True)
         path = project.template_path(doc.name)
-        written, digest = project._write_catalog(project.template(doc, document), path)
+        written, digest = project._write_catalog(project.template(doc, document), path, regenerable=True)
         warnings = [f"{doc.relpath}:{hint.line}: {hint.message}" for hint in document.hints]
         result = StepResult(path, written, document=doc.name, warnings=tuple(warnings))
         fresh.append(Fresh(result, warnings, {path: digest}))
