@@ -270,6 +270,34 @@ def test_the_summary_is_plain_text_when_not_on_a_terminal() -> None:
     ]
 
 
+_AWKWARD_TEXT = st.text(st.sampled_from("ab: [/]\\\t\r.语é-"), min_size=1, max_size=30)
+
+
+@given(
+    st.lists(
+        st.tuples(_AWKWARD_TEXT, st.integers(0, 99), _AWKWARD_TEXT, st.booleans(),
+                  st.sampled_from(["error", "warning"])),
+        max_size=6,
+    ),
+    st.lists(_AWKWARD_TEXT, max_size=3),
+    st.integers(8, 40),
+)
+def test_a_piped_report_is_written_as_rich_would_print_it(rows, clean, width) -> None:
+    """Piped, the report skips rich for lines it would print unchanged; its bytes are
+    what rich prints (a recording console takes rich's way for everything)."""
+    import io
+
+    findings = [Finding(path, line, "markup", severity, message, waived=waived)
+                for path, line, message, waived, severity in rows]
+    outputs = []
+    for record in (False, True):
+        file = io.StringIO()
+        render_human(findings, Console(file=file, width=width, record=record, highlight=False),
+                     paths=clean)
+        outputs.append(file.getvalue())
+    assert outputs[0] == outputs[1]
+
+
 def test_tolmach_check_piped_draws_no_boxes(tmp_path) -> None:
     from click.testing import CliRunner
 

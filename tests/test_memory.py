@@ -14,6 +14,7 @@ from click.testing import CliRunner
 from tolmach.catalog.merge import merge_catalog
 from tolmach.catalog.pofile import write_po
 from tolmach.cli.tm import tm
+from tolmach.fileio import OutsideError
 from tolmach.memory.compendium import read_compendium
 from tolmach.memory.store import (
     CACHE_FILE,
@@ -254,3 +255,56 @@ def test_tm_works_without_a_root_object(project: Path) -> None:
         os.chdir(cwd)
     assert outside.exit_code == 1 and "run `tolmach init`" in outside.output
     assert result.exit_code == 0 and "100%  rocm7.po, de" in result.output
+
+
+def _glob_catalogs(locales: Path) -> list[Path]:
+    """What ``project_catalogs`` must find: ``*/LC_MESSAGES/**/*.po``, as pathlib globs it."""
+    return sorted(locales.glob("*/LC_MESSAGES/**/*.po"))
+
+
+def test_project_catalogs_finds_what_the_glob_finds_and_names_them(tmp_path: Path) -> None:
+    """One listing per folder instead of a glob: the same files, in the same order, with
+    locale and document named from the nearest LC_MESSAGES; links that stay inside count."""
+    locales = tmp_path / "locales"
+    for name in ("de/LC_MESSAGES/a/b.po", "de/LC_MESSAGES/a-b.po", "de/LC_MESSAGES/q.b.po",
+                 "de/LC_MESSAGES/.po", "de/LC_MESSAGES/x.PO", "de/LC_MESSAGES/a/LC_MESSAGES/y.po",
+                 ".hidden/LC_MESSAGES/h.po", "zh_CN/LC_MESSAGES/g/u/i/d.po", "fr/no.po",
+                 "store/LC_MESSAGES/s/o.po"):
+        (locales / name).parent.mkdir(parents=True, exist_ok=True)
+        (locales / name).write_text("", "utf-8")
+    (locales / "de" / "LC_MESSAGES" / "folder.po").mkdir()
+    (locales / "de" / "LC_MESSAGES" / "near.po").symlink_to(locales / "de" / "LC_MESSAGES" / "q.b.po")
+    (locales / "de" / "LC_MESSAGES" / "linked").symlink_to(locales / "store", target_is_directory=True)
+    (locales / "en").symlink_to(locales / "store", target_is_directory=True)  # a linked locale
+    found = project_catalogs(tmp_path)
+    assert [c.path for c in found] == _glob_catalogs(locales)
+    named = {c.name: (c.locale, c.document) for c in found}
+    assert named["locales/de/LC_MESSAGES/a/b.po"] == ("de", "a/b")
+    assert named["locales/de/LC_MESSAGES/a/LC_MESSAGES/y.po"] == ("a", "y")
+    assert named["locales/de/LC_MESSAGES/.po"] == ("de", ".po")
+    assert named["locales/en/LC_MESSAGES/s/o.po"] == ("en", "s/o")
+    assert "locales/de/LC_MESSAGES/linked/o.po" not in named  # ``**`` follows no link
+
+
+def test_project_catalogs_refuses_a_catalog_linked_out_of_a_linked_folder(tmp_path: Path) -> None:
+    """Folders' real paths are found once each; a catalog that is itself a link out, in a
+    linked folder that stays inside, is still refused, as is a locale linked out."""
+    locales = tmp_path / "p" / "locales"
+    (locales / "store" / "LC_MESSAGES").mkdir(parents=True)
+    (locales / "store" / "LC_MESSAGES" / "ok.po").write_text("", "utf-8")
+    (tmp_path / "outside").mkdir()
+    (tmp_path / "outside" / "secret.po").write_text("", "utf-8")
+    (locales / "de").symlink_to(locales / "store", target_is_directory=True)
+    assert [c.name for c in project_catalogs(tmp_path / "p")] == [
+        "locales/de/LC_MESSAGES/ok.po", "locales/store/LC_MESSAGES/ok.po"]
+    (locales / "store" / "LC_MESSAGES" / "z.po").symlink_to(tmp_path / "outside" / "secret.po")
+    with pytest.raises(OutsideError) as caught:
+        project_catalogs(tmp_path / "p")
+    assert caught.value.path == str(locales / "de" / "LC_MESSAGES" / "z.po")
+    (locales / "store" / "LC_MESSAGES" / "z.po").unlink()
+    (tmp_path / "outside" / "LC_MESSAGES").mkdir()
+    (tmp_path / "outside" / "LC_MESSAGES" / "x.po").write_text("", "utf-8")
+    (locales / "fr").symlink_to(tmp_path / "outside", target_is_directory=True)
+    with pytest.raises(OutsideError) as caught:
+        project_catalogs(tmp_path / "p")
+    assert caught.value.path == str(locales / "fr")

@@ -123,3 +123,32 @@ def test_a_link_leading_out_is_refused_by_each_way_of_checking(tmp_path: Path, c
     for target in (base / "inside" / "plain.po", base / "inside" / "near.po", base / "new.po"):
         assert check(base, target, where="base/", refused="no") == target
 
+
+
+def test_link_guard_real_paths_are_what_realpath_gives(tmp_path: Path):
+    """LinkGuard.real_path finds each folder's real path once, from its parent's; for every
+    path it answers (a plain last part, not a link) the answer is ``os.path.realpath``'s,
+    with linked folders, ``..`` after a link, missing files and link loops on the way."""
+    import itertools
+    import os
+
+    base = tmp_path / "base"
+    (base / "a" / "b").mkdir(parents=True)
+    (base / "a" / "b" / "f.png").write_text("", "utf-8")
+    (base / "a" / "up").symlink_to(base, target_is_directory=True)
+    (base / "side").symlink_to(base / "a" / "b", target_is_directory=True)
+    (base / "loop").symlink_to(base / "loop")
+    (base / "a" / "file-link.png").symlink_to(base / "a" / "b" / "f.png")
+    guard = LinkGuard()
+    answered = 0
+    names = ["a", "b", "up", "side", "..", ".", "loop", "f.png", "file-link.png", "missing"]
+    for parts in itertools.chain.from_iterable(
+            itertools.product(names, repeat=n) for n in range(1, 4)):
+        path = os.path.join(base, *parts)
+        real = guard.real_path(path)
+        if real is not None:
+            answered += 1
+            assert real == os.path.realpath(path), path
+        else:
+            assert {".", ".."} & set(parts) or os.path.islink(path), path
+    assert answered > 300

@@ -142,11 +142,11 @@ class Config:
         """gettext name → BCP 47 tag of every target locale (``de_DE`` → ``de-DE``)."""
         return {code: locale_tag(code) for code in self.locales}
 
-    @property
+    @functools.cached_property
     def locales_path(self) -> Path:
-        return self.root / self.locales_dir
+        return self.root / self.locales_dir  # made once: every catalog's path starts here
 
-    @property
+    @functools.cached_property
     def output_path(self) -> Path:
         return self.root / self.output_dir
 
@@ -188,10 +188,10 @@ class Config:
         return self.locales_path / f"{doc}.pot"
 
     def catalog_path(self, locale: str, doc: str) -> Path:
-        return self.locales_path / locale / "LC_MESSAGES" / f"{doc}.po"
+        return self.locales_path.joinpath(locale, "LC_MESSAGES", f"{doc}.po")
 
     def output_file(self, locale: str, doc: str, suffix: str = ".md") -> Path:
-        return self.output_path / locale / f"{doc}{suffix}"
+        return self.output_path.joinpath(locale, f"{doc}{suffix}")
 
 
 _KEYS: dict[str, tuple[str, type]] = {

@@ -20,7 +20,7 @@ import tempfile
 from collections import Counter
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
-from pathlib import Path
+from pathlib import Path, PurePath
 
 __all__ = [
     "MAX_SOURCE_BYTES",
@@ -37,6 +37,7 @@ __all__ = [
     "move_into_place",
     "project_lock",
     "read_source",
+    "relative_to_root",
     "staged_writes",
     "write_atomic",
     "write_cache_file",
@@ -381,6 +382,9 @@ def ensure_inside(base: Path, target: Path, *, where: str, refused: str) -> Path
     raise OutsideError(link, f"a symbolic link to a place outside {where}; {refused}")
 
 
+_DOTS = frozenset((".", ".."))
+
+
 class LinkGuard:
     """:func:`ensure_inside` for the many files of a few folders, as one command asks it.
 
@@ -395,11 +399,20 @@ class LinkGuard:
 
     def inside(self, base: Path, target: Path, *, where: str, refused: str) -> Path:
         """``target`` as :func:`ensure_inside` returns it, or its error."""
-        folder, name = os.path.split(target)
-        plain = name not in ("", ".", "..") and not os.path.islink(target)
-        if plain and _within(os.path.join(self._real_path(folder), name), self._real_path(base)):
+        real = self.real_path(target)
+        if real is not None and _within(real, self._real_path(base)):
             return target
         return ensure_inside(base, target, where=where, refused=refused)
+
+    def real_path(self, path: Path | str) -> str | None:
+        """``os.path.realpath(path)`` for a path of plain names (no ``.`` or ``..``: after a
+        missing folder the system cannot tell whether ``x/missing/../link`` is a link) whose
+        last part is not a link itself; None for any other (ask ``os.path.realpath``)."""
+        text = os.fspath(path)
+        folder, name = os.path.split(text)
+        if name in ("", ".", "..") or _DOTS.intersection(text.split(os.sep)) or os.path.islink(text):
+            return None
+        return os.path.join(self._real_path(folder), name)
 
     def _real_path(self, folder: str | Path) -> str:
         """The folder's real path, from its parent's (each folder of a tree found once)."""
@@ -431,6 +444,21 @@ def _link_leading_out(base: Path, target: Path, real_base: str) -> Path | None:
         if current.is_symlink() and not _within(os.path.realpath(current), real_base):
             return current
     return None
+
+
+def relative_to_root(path: Path, root: Path) -> str:
+    """``path`` as messages show it: its POSIX path from ``root`` when inside it, else as
+    given. A ``Path``'s text is normalized, so a prefix of text answers what
+    ``relative_to`` would (asked for every file of a run)."""
+    root_text = str(root)
+    if isinstance(path, PurePath) and root_text not in ("", ".", os.sep):
+        text = str(path)
+        if text.startswith(root_text) and text[len(root_text):len(root_text) + 1] == os.sep:
+            return text[len(root_text) + 1:]
+    try:
+        return path.relative_to(root).as_posix()
+    except ValueError:
+        return str(path)
 
 
 def error_message(exc: Exception, root: Path) -> str:

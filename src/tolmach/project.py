@@ -37,7 +37,7 @@ from tolmach.config import (
     pattern_root,
     validate_locale,
 )
-from tolmach.fileio import LinkGuard, SourceError, read_source, write_atomic
+from tolmach.fileio import LinkGuard, SourceError, read_source, relative_to_root, write_atomic
 from tolmach.jobs.cache import ResultCache, content_digest, environment_digest, key_of
 from tolmach.jobs.executor import RunOptions
 from tolmach.jobs.units import Fresh, Unit, run_units
@@ -202,10 +202,7 @@ class Project:
 
     def shown(self, path: Path) -> str:
         """A path as messages show it: relative to the project root."""
-        try:
-            return path.relative_to(self.root).as_posix()
-        except ValueError:
-            return str(path)
+        return relative_to_root(path, self.root)
 
     def segment_options(self, doc: SourceDocument) -> SegmentOptions:
         """Dialect and translatable extras of one document, overrides applied."""
@@ -566,9 +563,16 @@ class Project:
 
     def locales_file(self, path: Path) -> Path:
         """A file under the locales folder, refused when a symbolic link leads out of it."""
-        locales = self.config.locales_path
-        where = f"{self.shown(locales)}/"
+        locales, where = self._folders["locales"]
         return self._links.inside(locales, path, where=where, refused=_NOT_FOLLOWED)
+
+    @cached_property
+    def _folders(self) -> dict[str, tuple[Path, str]]:
+        """The locales and output folders, and how messages name them: asked for every
+        catalog and output of a run."""
+        config = self.config
+        return {name: (path, f"{self.shown(path)}/")
+                for name, path in (("locales", config.locales_path), ("output", config.output_path))}
 
     def template_path(self, doc: str) -> Path:
         return self._remembered(("pot", doc), lambda: self.locales_file(self.config.template_path(doc)))
@@ -584,11 +588,11 @@ class Project:
 
     def _output_file(self, locale: str, doc: str, suffix: str) -> Path:
         locale = validate_locale(locale)
-        output = self.config.output_path
+        output, where = self._folders["output"]
         return self._links.inside(
             output,
             self.config.output_file(locale, doc, suffix),
-            where=f"{self.shown(output)}/",
+            where=where,
             refused="nothing is written through it",
         )
 

@@ -11,6 +11,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict
 from typing import Any
 
+from rich.cells import cell_len
 from rich.console import Console, ConsoleOptions, RenderResult
 from rich.markup import escape
 from rich.segment import Segment
@@ -65,7 +66,11 @@ def render_human(findings: Sequence[Finding], console: Console, paths: Sequence[
             waived.append(finding)
         else:
             by_path.setdefault(finding.path, []).append(finding)
+    plain = _plain_output(console)
     for path, active in by_path.items():
+        if plain and _shown_as_is(path, console.width):
+            console.file.write(f"{path}\n{_joined(active)}\n")
+            continue
         console.print(f"[bold]{escape(path)}[/bold]")
         _print_lines(console, active)
         console.print()
@@ -77,8 +82,33 @@ def render_human(findings: Sequence[Finding], console: Console, paths: Sequence[
         summary = summarize(findings, paths)
         if console.is_terminal:
             console.print(_summary_table(summary))
+        elif plain and all(_shown_as_is(path) for path in summary):
+            console.file.write(_plain_summary(summary) + "\n")
         else:
             console.print(_plain_summary(summary), markup=False, highlight=False, soft_wrap=True)
+
+
+def _plain_output(console: Console) -> bool:
+    """Whether the console would write text as it is (a file or a pipe, no colours, not
+    recording): thousands of lines are then written directly, not rendered one by one."""
+    return not console.is_terminal and console.color_system is None and not console.record \
+        and not console.is_jupyter
+
+
+def _shown_as_is(text: str, width: int | None = None) -> bool:
+    """Whether rich would print ``text`` unchanged on a line of ``width`` (None: no wrapping):
+    nothing it strips, expands, replaces (``:emoji:``) or reads as markup, and no wrap."""
+    return (
+        text.isprintable()
+        and text == text.strip()
+        and not any(mark in text for mark in ":[]\\")
+        and (width is None or cell_len(text) <= width)
+    )
+
+
+def _joined(findings: Sequence[Finding]) -> str:
+    """The lines :func:`_print_lines` prints, as the text a plain console receives."""
+    return "".join(f"{finding}\n" for finding in findings)
 
 
 def render_json(

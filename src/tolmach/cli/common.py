@@ -17,7 +17,7 @@ from pathlib import Path
 import click
 
 from tolmach.config import Config, load_config, locate_project
-from tolmach.fileio import error_message, flushed_at_end, write_atomic
+from tolmach.fileio import error_message, flushed_at_end, relative_to_root, write_atomic
 
 __all__ = [
     "DIALECT_NAMES",
@@ -186,10 +186,7 @@ def resolve_dialect_option(dialect: str, syntax: tuple[str, ...]):
 
 def shown(path: Path, root: Path) -> str:
     """A path as messages show it: relative to the project root when inside it."""
-    try:
-        return path.relative_to(root).as_posix()
-    except ValueError:
-        return str(path)
+    return relative_to_root(path, root)
 
 
 def emit(text: str, output: Path) -> None:

@@ -32,7 +32,7 @@ from rapidfuzz import fuzz
 
 from tolmach.catalog.pofile import read_po
 from tolmach.catalog.similarity import tokens
-from tolmach.fileio import ensure_inside
+from tolmach.fileio import LinkGuard
 from tolmach.memory.tmx import TranslationUnit
 
 T = TypeVar("T")
@@ -782,17 +782,63 @@ CACHE_FILE = Path(".tolmach-cache") / "memory.sqlite3"
 
 def project_catalogs(root: Path, locales_dir: str = "locales") -> list[CatalogFile]:
     """The catalogs of a project: ``<locales>/<locale>/LC_MESSAGES/<document>.po``, where a
-    document's name may hold folders (``guide/intro/index``)."""
+    document's name may hold folders (``guide/intro/index``); in path order.
+
+    Found as ``Path.glob("*/LC_MESSAGES/**/*.po")`` finds them, with one directory listing
+    per folder; a catalog linked from outside (itself, or a folder on its way) is refused,
+    each folder's links followed once rather than every catalog's whole path.
+    """
     locales = Path(root) / locales_dir
-    found = sorted(locales.glob("*/LC_MESSAGES/**/*.po"))
+    found = _catalog_parts(str(locales))
+    if not found:
+        return []
+    shown = locales.relative_to(root).as_posix()
+    shown = "" if shown == "." else shown + "/"
+    guard = LinkGuard()
     catalogs = []
-    for path in found:  # a catalog linked from outside is never read into the memory
-        ensure_inside(locales, path, where=f"{locales_dir}/", refused=_NOT_FOLLOWED)
-        messages = next(p for p in path.parents if p.name == "LC_MESSAGES")
-        document = path.relative_to(messages).with_suffix("").as_posix()
-        locale = messages.parent.name
-        catalogs.append(CatalogFile(path, path.relative_to(root).as_posix(), locale, document))
+    for parts in found:  # a catalog linked from outside is never read into the memory
+        path = locales.joinpath(*parts)
+        guard.inside(locales, path, where=f"{locales_dir}/", refused=_NOT_FOLLOWED)
+        messages = max(n for n, part in enumerate(parts[:-1]) if part == "LC_MESSAGES")
+        name = parts[-1][:-3] if parts[-1] != ".po" else parts[-1]  # as with_suffix("")
+        document = "/".join((*parts[messages + 1:-1], name))
+        catalogs.append(CatalogFile(path, shown + "/".join(parts), parts[messages - 1], document))
     return catalogs
+
+
+def _catalog_parts(locales: str) -> list[tuple[str, ...]]:
+    """The parts (from ``locales``) of every ``*/LC_MESSAGES/**/*.po``, sorted as paths
+    are: a locale folder and LC_MESSAGES may be links to folders, ``**`` follows none."""
+    found: list[tuple[str, ...]] = []
+    for locale in _listing(locales):
+        messages = os.path.join(locale.path, "LC_MESSAGES")
+        if _is_folder(locale) and os.path.isdir(messages):
+            _collect_catalogs(messages, (locale.name, "LC_MESSAGES"), found)
+    found.sort()
+    return found
+
+
+def _collect_catalogs(folder: str, parts: tuple[str, ...], found: list) -> None:
+    for entry in _listing(folder):
+        if entry.name.endswith(".po"):
+            found.append((*parts, entry.name))
+        if _is_folder(entry) and not entry.is_symlink():
+            _collect_catalogs(entry.path, (*parts, entry.name), found)
+
+
+def _listing(folder: str) -> list[os.DirEntry]:
+    try:
+        with os.scandir(folder) as entries:
+            return list(entries)
+    except OSError:  # not there, not a folder, not readable: glob finds nothing there
+        return []
+
+
+def _is_folder(entry: os.DirEntry) -> bool:
+    try:
+        return entry.is_dir()
+    except OSError:
+        return False
 
 
 def project_memory(

@@ -18,13 +18,14 @@ from __future__ import annotations
 
 import filecmp
 import hashlib
+import os
 import posixpath
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from urllib.parse import quote, unquote, urlsplit
 
-from tolmach.fileio import write_atomic
+from tolmach.fileio import LinkGuard, write_atomic
 from tolmach.markdown.assets import is_local_reference, local_path, variant_candidates
 from tolmach.project import SourceDocument
 from tolmach.publish.pages import Page
@@ -53,8 +54,12 @@ class SiteFiles:
     fragment_targets: set[str] = field(default_factory=set)  # documents linked with a fragment
 
     def __post_init__(self) -> None:
-        self._by_path = {doc.path.resolve(): doc for doc in self.documents}
+        self._guard = LinkGuard()  # each folder's real path found once
+        self._by_path = {self._real(doc.path): doc for doc in self.documents}
         self._resolved_root = self.root.resolve()
+        self._root_prefix = str(self._resolved_root).rstrip(os.sep) + os.sep
+        self._targets: dict[tuple[Path, str], Path] = {}  # see _target
+        self._assets_of: dict[tuple[str, Path], str | None] = {}  # see _asset
 
     def linker(self, page: Page) -> Callable[[str, str], str]:
         """The ``links`` callback of :func:`render_article` for one page."""
@@ -69,8 +74,8 @@ class SiteFiles:
             return url
         parts = urlsplit(url)
         suffix = f"?{parts.query}" if parts.query else ""
-        target = (page.doc.path.parent / local_path(url)).resolve()
-        if target != self._resolved_root and self._resolved_root not in target.parents:
+        target = self._target(page.doc.path.parent, local_path(url))
+        if target != self._resolved_root and not str(target).startswith(self._root_prefix):
             self._problem(page, kind, url, "points outside the project", line)
             return url
         doc = self._by_path.get(target)
@@ -82,11 +87,32 @@ class SiteFiles:
                 suffix += "#" + self.fragment(doc.name, code, parts.fragment)
             return page.root + url_path(f"{code}/{doc.name}.html") + suffix
         suffix += f"#{parts.fragment}" if parts.fragment else ""
-        if not target.is_file():
+        asset = self._asset(page.language.code, target)
+        if asset is None:
             self._problem(page, kind, url, "not found", line)
             return url
-        chosen = self._variant(page, url, target)
-        return page.root + url_path(self._publish_asset(chosen)) + suffix
+        return page.root + url_path(asset) + suffix
+
+    def _asset(self, code: str, target: Path) -> str | None:
+        """The site path of the file ``target`` in language ``code`` (its variant, if it
+        has one), published once per run; None when there is no such file."""
+        key = (code, target)
+        if key not in self._assets_of:
+            self._assets_of[key] = (
+                self._publish_asset(self._variant(code, target)) if target.is_file() else None)
+        return self._assets_of[key]
+
+    def _target(self, folder: Path, local: str) -> Path:
+        """The real path of ``local`` from ``folder``, found once per run: every language
+        of a document links to the same files."""
+        target = self._targets.get((folder, local))
+        if target is None:
+            target = self._targets[(folder, local)] = self._real(folder / local)
+        return target
+
+    def _real(self, path: Path) -> Path:
+        """``path.resolve()``, each folder's links followed once per run."""
+        return Path(self._guard.real_path(path) or os.path.realpath(path))
 
     def fragment(self, name: str, code: str, fragment: str) -> str:
         """A fragment of a link to document ``name`` in ``code``: the id of the heading
@@ -101,10 +127,9 @@ class SiteFiles:
             return fragment
         return quote(target[list(original).index(wanted)], safe="-_.~")
 
-    def _variant(self, page: Page, url: str, target: Path) -> Path:
+    def _variant(self, code: str, target: Path) -> Path:
         """The locale's variant of an asset, if there is one (a variant a translator named
         already has none of its own)."""
-        code = page.language.code
         if code == self.source_code:
             return target
         for candidate in variant_candidates(target.name, code, self.pattern):
@@ -114,6 +139,11 @@ class SiteFiles:
         return target
 
     def _publish_asset(self, path: Path) -> str:
+        text = str(path)  # real, inside the root (see resolve)
+        if text.startswith(self._root_prefix) and not self.hashed:
+            site_path = f"{ASSETS}/{text[len(self._root_prefix):]}"
+            self.assets[site_path] = path
+            return site_path
         relative = PurePosixPath(path.relative_to(self._resolved_root).as_posix())
         if self.hashed:
             digest = _file_hash(path)[:_HASH_LENGTH]

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import shutil
 from collections.abc import Callable, Iterable
-from pathlib import Path, PurePosixPath
+from pathlib import Path
 
 from tolmach.fileio import write_atomic
 
@@ -58,10 +58,11 @@ def remove_unlisted(folder: Path, before: Iterable[str], now: set[str],
 
 
 def _is_plain(entry: str) -> bool:
-    """A path inside the folder: relative, no ``..``, not the manifest itself."""
-    path = PurePosixPath(entry.rstrip("/"))
-    return bool(path.parts) and not path.is_absolute() and ".." not in path.parts \
-        and "\\" not in entry and path.as_posix() != MANIFEST
+    """A path inside the folder: relative, no ``..``, not the manifest itself (the parts
+    as ``PurePosixPath`` sees them, without making one per line of a long manifest)."""
+    parts = [part for part in entry.rstrip("/").split("/") if part not in ("", ".")]
+    return bool(parts) and not entry.startswith("/") and ".." not in parts \
+        and "\\" not in entry and "/".join(parts) != MANIFEST
 
 
 def _remove_empty_parents(folder: Path, top: Path) -> None:

@@ -23,6 +23,7 @@ rewritten.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 import pickle
@@ -30,6 +31,7 @@ import re
 import shutil
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 from pathlib import Path
 
 from jinja2 import Environment
@@ -37,7 +39,7 @@ from markdown_it.common.utils import escapeHtml
 from markupsafe import Markup
 
 from tolmach.catalog.status import translations_of
-from tolmach.fileio import ensure_inside, move_into_place, write_atomic, write_cache_file
+from tolmach.fileio import LinkGuard, ensure_inside, move_into_place, write_atomic, write_cache_file
 from tolmach.jobs.cache import MISS, content_digest, key_of
 from tolmach.jobs.executor import RunOptions
 from tolmach.jobs.units import Fresh, Unit, run_units
@@ -221,6 +223,19 @@ class _Publisher:
         self.verified: dict[tuple[str, str], VerifiedBuild] = {}
         self.files = SiteFiles(project.root, project.documents, self._is_published,
                                self.source.code, config.localized_assets, config.hashed_assets)
+        self._bases: dict[str, str] = {}  # see _page_basis
+        self._guard = LinkGuard()  # see _kept_inside
+
+    def _kept_inside(self, folder: Path, path: Path, where: str) -> Path:
+        """:func:`_inside_folder` for the many files this publisher writes or copies: each
+        folder's links are followed once, a file's own link is looked at every time."""
+        return self._guard.inside(folder, path, where=where, refused="nothing is written through it")
+
+    @cached_property
+    def _review_inside(self) -> bool:
+        """Whether the reviewer pages go inside the site folder (asked once per page)."""
+        review = self.options.review
+        return review is not None and _inside(review, self.out)
 
     @property
     def languages(self) -> list[Language]:
@@ -245,7 +260,7 @@ class _Publisher:
             finally:
                 if staging is not None:
                     shutil.rmtree(staging, ignore_errors=True)
-                    _remove_empty_folders(staging.parent)
+                    _remove_if_empty(staging.parent)
             self._write_pages()
         finally:
             shutil.rmtree(self.drafts, ignore_errors=True)
@@ -491,11 +506,15 @@ class _Publisher:
         its judgement, and the options that shape a page."""
         digest = self.cache.digest if self.cache is not None else (lambda path: "?")
         review = self.options.review
-        inside = review is not None and _inside(review, self.out)
-        return key_of(doc.relpath, self.project.shown(self.out), digest(doc.path),
-                      [digest(self.project.catalog_path(t.code, doc.name)) for t in self.targets],
-                      self.search, self.options.live_reload, self.options.drafts,
-                      review.relative_to(self.out).as_posix() if inside else None)
+        basis = self._bases.get(doc.name)
+        if basis is None:
+            inside = self._review_inside
+            basis = self._bases[doc.name] = key_of(
+                doc.relpath, self.project.shown(self.out), digest(doc.path),
+                [digest(self.project.catalog_path(t.code, doc.name)) for t in self.targets],
+                self.search, self.options.live_reload, self.options.drafts,
+                review.relative_to(self.out).as_posix() if inside else None)
+        return basis
 
     def _render_document(self, doc: SourceDocument, codes: list[str]) -> list[Fresh]:
         """In a worker: the chosen published pages of one document, rendered and written."""
@@ -513,7 +532,7 @@ class _Publisher:
             else:
                 page, rendered = draft
             text = self._render_page(page, outcome, rendered)
-            path = _inside_folder(self.out, self.out / outcome.site_path, "the site folder")
+            path = self._kept_inside(self.out, self.out / outcome.site_path, "the site folder")
             written = write_atomic(path, text, regenerable=True)
             fresh.append(Fresh(path if written else None, None, {path: content_digest(text)}))
         return fresh
@@ -567,7 +586,7 @@ class _Publisher:
                     for o in row if o.verdict.published]
         review_href = None
         review = self.options.review
-        if page.progress is not None and review is not None and _inside(review, self.out):
+        if page.progress is not None and self._review_inside:
             folder = review.relative_to(self.out).as_posix()
             review_href = f"{page.root}{folder}/{url_path(page.language.code + '/' + page.doc.name)}.html"
         verdict_note = None
@@ -613,7 +632,7 @@ class _Publisher:
         }
 
     def _write(self, site_path: str, text: str | bytes) -> None:
-        path = _inside_folder(self.out, self.out / site_path, "the site folder")
+        path = self._kept_inside(self.out, self.out / site_path, "the site folder")
         self.report.files += 1
         if self._changes(path, text) and write_atomic(path, text, regenerable=True):
             self.report.written.append(path)
@@ -758,7 +777,7 @@ class _Publisher:
     def _copy_assets(self) -> None:
         for site_path, source in sorted(self.files.assets.items()):
             self.report.files += 1
-            target = _inside_folder(self.out, self.out / site_path, "the site folder")
+            target = self._kept_inside(self.out, self.out / site_path, "the site folder")
             if self.cache is not None and self.cache.digest(source) == self.cache.digest(target):
                 continue
             if copy_if_changed(source, target):
@@ -824,7 +843,7 @@ class _Publisher:
         review = self.options.review
         assert review is not None
         site_path = f"{page.language.code}/{page.doc.name}.html"
-        target = _inside_folder(review, review / site_path, "the reviewer pages' folder")
+        target = self._kept_inside(review, review / site_path, "the reviewer pages' folder")
         digest = content_digest(text)
         if target.is_file() and content_digest(target.read_bytes()) == digest:
             return [str(target), None, digest]
@@ -852,7 +871,7 @@ class _Publisher:
         counted += [f for f in page.catalog_findings if not f.waived]
         outcome = self.outcomes[(page.doc.name, page.language.code)]
         public = None
-        if outcome.verdict.published and _inside(review, self.out):
+        if outcome.verdict.published and self._review_inside:
             public = "../" * (depth + len(review.relative_to(self.out).parts)) + url_path(site_path)
         ui = interface_for("en")
         common = self._common(ui, language("en"), self._review_root(depth))
@@ -875,17 +894,27 @@ class _Publisher:
                 o = self.outcomes[(doc.name, lang.code)]
                 path = f"{lang.code}/{doc.name}.html"
                 cells.append({"verdict": o.verdict, "percent": o.percent_label,
-                              "href": url_path(path) if (review / path).is_file() else None})
+                              "href": url_path(path) if os.path.isfile(f"{review}/{path}") else None})
             rows.append({"name": doc.name, "cells": cells})
+        facts = [[row["name"], [[c["verdict"].published, c["verdict"].reason, c["verdict"].errors,
+                                 c["percent"], c["href"]] for c in row["cells"]]] for row in rows]
+        key = key_of("review-index", facts, [t.code for t in self.targets], self.search,
+                     self.options.live_reload)
+        if self.cache is not None and self.cache.get("publish-lists", "review-index", key) is not MISS:
+            return  # what the index shows is as it was, and so are its files
         ui = interface_for("en")
         common = self._common(ui, language("en"), "")
         common.update(home_href="index.html", search_href=None, feed_href=None)
         text = self._env(ui).get_template("review_index.html").render(
             common, rows=rows, languages=self.targets)
+        outputs = {}
         for name, content in (("index.html", text), *((n, static_text(n)) for n in STATIC_FILES)):
-            target = _inside_folder(review, review / name, "the reviewer pages' folder")
+            target = self._kept_inside(review, review / name, "the reviewer pages' folder")
             if self._changes(target, content) and write_atomic(target, content, regenerable=True):
                 self.report.reviewed.append(target)
+            outputs[target] = content_digest(content)
+        if self.cache is not None:
+            self.cache.put("publish-lists", "review-index", key, outputs=outputs)
 
     # --- clean-up ---------------------------------------------------------------------------
 
@@ -904,7 +933,7 @@ class _Publisher:
         if (self.out.is_dir() or produced) and produced != before:
             write_manifest(self.out, produced)
         review = self.options.review
-        if review is not None and not _inside(review, self.out) and review.is_dir():
+        if review is not None and not self._review_inside and review.is_dir():
             kept = self._review_files()
             old = read_manifest(review)
             self._remove_all(remove_unlisted(
@@ -920,7 +949,7 @@ class _Publisher:
         files |= set(self.files.assets)
         files |= set(STATIC_FILES) | ({SEARCH_SCRIPT, f"{PAGEFIND}/"} if self.search else set())
         review = self.options.review
-        if review is not None and _inside(review, self.out):
+        if self._review_inside:
             folder = review.relative_to(self.out).as_posix()
             files |= {f"{folder}/{name}" for name in self._review_files()}
         return files
@@ -932,7 +961,7 @@ class _Publisher:
         assert review is not None
         pages = {f"{lang.code}/{doc.name}.html" for lang in self.targets
                  for doc in self.project.documents}
-        return {"index.html", *STATIC_FILES} | {p for p in pages if (review / p).is_file()}
+        return {"index.html", *STATIC_FILES} | {p for p in pages if os.path.isfile(f"{review}/{p}")}
 
     def _legacy_files(self) -> set[str]:
         """Files of a site that has no manifest yet, by the names tolmach gives: article
@@ -974,6 +1003,14 @@ def _remove_empty_folders(folder: Path) -> None:
         if not any(path.iterdir()):
             path.rmdir()
     if not any(folder.iterdir()):
+        folder.rmdir()
+
+
+def _remove_if_empty(folder: Path) -> None:
+    """Remove the reviewer pages' folder when staging alone made it: a publish that stops
+    leaves nothing behind. (Folders a removed page empties go with it, see
+    :func:`~tolmach.publish.manifest.remove_unlisted`; the rest of the tree is not walked.)"""
+    with contextlib.suppress(OSError):
         folder.rmdir()
 
 
