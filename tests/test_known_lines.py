@@ -127,3 +127,15 @@ def test_update_with_known_lines_writes_what_a_cold_update_writes(tmp_path: Path
     shutil.rmtree(tmp_path / ".tolmach-cache")
     run(tmp_path, "update")
     assert catalog.read_bytes() == warm
+
+
+def test_untranslated_lines_made_once_serve_every_locale() -> None:
+    template = parse_catalog(catalog_text(), "a.pot")
+    for entry in template:
+        entry.msgstr = ""
+    shared: dict = {}
+    for locale in ("de", "en", "fr"):
+        merged = update_catalog(template, None, locale)
+        known = KnownLines(untranslated=shared)
+        assert format_po(merged, 79, known) == format_po(merged)
+    assert len(shared) == 3  # the live entries; the obsolete one has no translation to keep

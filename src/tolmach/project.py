@@ -124,6 +124,8 @@ class Project:
         self._probes: list | None = None  # answers noted while a unit of work runs
         self._open_memory = None
         self._parsed_templates: dict[str, polib.POFile] = {}  # update: read once, merged once
+        # update: the lines of untranslated entries, made once per template (KnownLines)
+        self._untranslated_lines: tuple[polib.POFile | None, dict] = (None, {})
         self._paths: dict[tuple, Path] = {}  # see _remembered
         self._links = LinkGuard()  # where the project's files really are, folder by folder
 
@@ -508,7 +510,7 @@ class Project:
                 keep_obsolete=keep,
             )
             self._refresh_glossary_comments(merged, locale, doc.name)
-            known = self._known_lines(path)
+            known = self._known_lines(path, template)
             written, digest = self._write_catalog(merged, path, known)
             self._remember_lines(path, known)
             summary = summarize_update(old, merged)
@@ -537,15 +539,21 @@ class Project:
         name = hashlib.blake2b(self.shown(path).encode("utf-8", "surrogatepass"), digest_size=16)
         return self.root / _KNOWN_LINES / name.hexdigest()
 
-    def _known_lines(self, path: Path) -> KnownLines:
+    def _known_lines(self, path: Path, template: polib.POFile) -> KnownLines:
         """What ``update`` wrote in this catalog last time, if this tolmach with these
-        settings wrote it (the digests say nothing about other formats)."""
+        settings wrote it (the digests say nothing about other formats); the lines of
+        untranslated entries are made once for the catalogs of one template."""
+        if self._untranslated_lines[0] is not template:
+            self._untranslated_lines = (template, {})
+        untranslated = self._untranslated_lines[1]
         try:
             data = self._known_lines_file(path).read_bytes()
         except OSError:
-            return KnownLines()
+            data = b""
         stamp = self.cache_version.encode() + b"\n"
-        return KnownLines.from_bytes(data[len(stamp) :]) if data.startswith(stamp) else KnownLines()
+        known = KnownLines.from_bytes(data[len(stamp) :]) if data.startswith(stamp) else KnownLines()
+        known.untranslated = untranslated
+        return known
 
     def _remember_lines(self, path: Path, known: KnownLines) -> None:
         """Keep the digests of the catalog's string lines for the next update (only a

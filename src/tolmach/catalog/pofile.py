@@ -25,6 +25,7 @@ from tolmach.catalog.poreader import (
     RESERVED_PROBLEMS,
     CatalogError,
     read_po,
+    string_values,
     written_text,
 )
 from tolmach.fileio import write_atomic
@@ -73,12 +74,19 @@ class KnownLines:
     A digest covers the lines and the width they were wrapped for, and the lines say
     their values, so a known digest means the lines are what formatting their values
     gives. ``known``: from earlier writes; ``written``: the lines of this catalog.
+    ``untranslated``, shared by the catalogs of one template in several locales, keeps
+    the lines made for untranslated entries, which are the same in each of them.
     """
 
-    def __init__(self, known: set[bytes] | frozenset[bytes] = frozenset()) -> None:
+    def __init__(
+        self,
+        known: set[bytes] | frozenset[bytes] = frozenset(),
+        untranslated: dict[tuple, str] | None = None,
+    ) -> None:
         self.known = known
         self.written: set[bytes] = set()
         self.copied = 0
+        self.untranslated = untranslated
 
     @staticmethod
     def digest(width: int, lines: str) -> bytes:
@@ -149,9 +157,17 @@ def _strings_of(entry: polib.POEntry, width: int, known: KnownLines | None) -> s
                 known.written.add(digest)
                 known.copied += 1
                 return written
-    strings = _format_strings(entry, width)
-    if known is not None:
-        known.written.add(known.digest(width, strings))
+    if known is None:
+        return _format_strings(entry, width)
+    memo = known.untranslated
+    if memo is None or entry.msgstr or any(entry.msgstr_plural.values()):
+        strings = _format_strings(entry, width)
+    else:
+        key = (width, string_values(entry))
+        strings = memo.get(key)
+        if strings is None:
+            strings = memo[key] = _format_strings(entry, width)
+    known.written.add(known.digest(width, strings))
     return strings
 
 
