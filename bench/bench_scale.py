@@ -18,8 +18,9 @@ again with `-j 1` for the speed-up of two processes over one):
 Medians of N runs of wall time, CPU (user + system) and peak memory (max RSS) of the
 child. Beside them: markdown-it-py parsing the same files (the floor) and
 translate-toolkit's md2po and po2md on the same files; the start-up of `tolmach
---version` and of a single-file extract. The targets of issue 17 are printed as PASS or
-MISS; the exit code does not depend on them. `--no-serial` skips the -j 1 runs;
+--version` and of a single-file extract; on the 500-document project, cold check and
+publish with untranslated catalogs too (`--no-untranslated` skips it). The targets of
+issues 17 and 18 are printed as PASS or MISS; the exit code does not depend on them. `--no-serial` skips the -j 1 runs;
 `--baseline OUTPUT` measures the doubled project alone and takes the single one's
 figures for the growth table from OUTPUT, an earlier output of this script.
 """
@@ -65,6 +66,9 @@ TARGET_GROWTH = 2.2
 TARGET_PUBLISH_MIB = 100.0
 TARGET_VERSION = 0.15
 TARGET_SINGLE_FILE = 0.25
+TARGET_SPEEDUP = 1.7  # -j 2 over -j 1 on the cold runs
+TARGET_TRANSLATED = 8.0  # cold check and publish of the translated 500-document project
+TARGET_TRANSLATED_RATIO = 2.0  # … within 2× of the same on untranslated catalogs
 PARALLEL, SERIAL = "-j 2", "-j 1"  # every figure is of -j 2; -j 1 beside it for the speed-up
 
 
@@ -336,6 +340,50 @@ def measure_commands(project: Project, runs: int, serial: bool = True) -> dict[t
     return rows
 
 
+def measure_untranslated(project: Project, runs: int) -> dict[str, Summary]:
+    """Cold ``check`` and ``publish`` (-j 2) with catalogs as ``update`` makes them, nothing
+    translated: what the translated project's figures are compared with. The translated
+    catalogs are put back afterwards."""
+    locales = project.root / "locales"
+    kept = project.root.parent / f"{project.root.name}-translated-locales"
+    shutil.rmtree(kept, ignore_errors=True)
+    shutil.copytree(locales, kept, symlinks=True)
+    try:
+        for locale in LOCALES:
+            shutil.rmtree(locales / locale, ignore_errors=True)
+        shutil.rmtree(project.root / ".tolmach-cache", ignore_errors=True)
+        project.run("update")
+        samples: dict[str, list[Measurement]] = defaultdict(list)
+        for number in range(runs):
+            print(f"… {project.documents} documents, untranslated: run {number + 1}/{runs}",
+                  file=sys.stderr, flush=True)
+            for command in ("check", "publish"):
+                wipe(project, command)
+                samples[command].append(project.run(command, "-j", "2"))
+    finally:
+        shutil.rmtree(locales)
+        shutil.copytree(kept, locales, symlinks=True)
+        shutil.rmtree(kept)
+        shutil.rmtree(project.root / ".tolmach-cache", ignore_errors=True)
+        settle(project)
+    return {command: Summary.of(found) for command, found in samples.items()}
+
+
+def print_untranslated(title: str, rows: dict, untranslated: dict[str, Summary]) -> None:
+    heading(f"{title}: cold `check` and `publish` (-j 2) on the 90% translated catalogs and "
+            f"on untranslated ones (targets: translated < {TARGET_TRANSLATED:g} s, and within "
+            f"{TARGET_TRANSLATED_RATIO:g}× of untranslated); {machine_note()}")
+    print("| command | untranslated wall (CPU) | translated wall (CPU) | ratio (wall) "
+          f"| < {TARGET_TRANSLATED:g} s | ≤ {TARGET_TRANSLATED_RATIO:g}× |")
+    print("|---|---:|---:|---:|---|---|")
+    for command in ("check", "publish"):
+        bare, full = untranslated[command], rows[command, "cold"].summary
+        factor = full.wall / bare.wall if bare.wall else float("inf")
+        print(f"| {command} | {bare.wall:.2f} s ({bare.cpu:.2f} s) | {full.wall:.2f} s "
+              f"({full.cpu:.2f} s) | {factor:.2f}× | {verdict(full.wall < TARGET_TRANSLATED)} "
+              f"| {verdict(factor <= TARGET_TRANSLATED_RATIO)} |")
+
+
 def parse_floor(corpus: Path) -> dict:
     """In this process: markdown-it-py parsing every file (already read), timed."""
     try:  # the parser tolmach configures (its plugins); plain CommonMark otherwise
@@ -572,6 +620,19 @@ def print_targets(results: list[tuple[str, dict, Reference]], start: StartUp) ->
     for title, rows, reference in results:
         if reference is None:
             continue
+        serial = [(command, rows[command, "cold"]) for command in COMMANDS
+                  if rows[command, "cold"].serial is not None]
+        if not serial:
+            print(f"| -j 2 ≥ {TARGET_SPEEDUP:g}× -j 1, cold ({title}) | not measured (--no-serial) "
+                  "| – |")
+        for command, row in serial:
+            gain = row.serial.wall / row.summary.wall if row.summary.wall else float("inf")
+            print(f"| -j 2 ≥ {TARGET_SPEEDUP:g}× -j 1, cold `{command}` ({title}) | {gain:.2f}× "
+                  f"({row.serial.wall:.2f} s / {row.summary.wall:.2f} s) "
+                  f"| {verdict(gain >= TARGET_SPEEDUP)} |")
+    for title, rows, reference in results:
+        if reference is None:
+            continue
         peak = max(rows["publish", state].summary.peak_mib for state in STATES)
         print(f"| `publish` peak memory < {TARGET_PUBLISH_MIB:g} MiB ({title}, worst state) "
               f"| {peak:.0f} MiB | {verdict(peak < TARGET_PUBLISH_MIB)} |")
@@ -599,6 +660,8 @@ def main() -> int:
                         help="measure the doubled project only; the single one's figures "
                         "for the growth table are read from OUTPUT, an earlier output of "
                         "this script")
+    parser.add_argument("--no-untranslated", action="store_true",
+                        help="skip the cold check and publish on untranslated catalogs")
     parser.add_argument("--keep", type=Path, help="build the projects in this folder and keep them")
     parser.add_argument("--floor", type=Path, help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -642,6 +705,9 @@ def main() -> int:
                 rows, reference, project, runs,
             )
             results.append((title, rows, reference))
+            if copies == 1 and not args.no_untranslated:
+                untranslated = measure_untranslated(project, runs)
+                print_untranslated(title, rows, untranslated)
     print_targets(results, start)
     return 0
 

@@ -7,7 +7,9 @@ catalog, no temporary file, no lock file.
 
 Where the machine lets the tests mount a tmpfs (root with CAP_SYS_ADMIN, as on CI), a
 tiny one makes the disk really full or really read-only; everywhere, the same errors
-are injected into the atomic writer at each step (temporary file, fsync, rename).
+are injected into the atomic writer at each step (temporary file, fsync, rename). A
+file the project can make again (a template, a page) is flushed at the command's end:
+the disk failing there is still one line naming the file.
 A folder where a file should be (EISDIR) and a name too long for the file system
 (ENAMETOOLONG) need no help: tests/test_bad_input.py makes them.
 """
@@ -86,7 +88,31 @@ def assert_refused_in_one_line(result, root: Path, where: str, problem: str) -> 
 
 @pytest.mark.parametrize("code", list(PROBLEMS), ids=[errno.errorcode[c] for c in PROBLEMS])
 @pytest.mark.parametrize("step", ["tempfile.mkstemp", "os.fsync", "os.replace"])
-def test_an_os_error_while_writing_keeps_the_old_file(tmp_path, monkeypatch, code, step):
+def test_an_os_error_while_writing_a_catalog_keeps_the_old_one(tmp_path, monkeypatch, code, step):
+    """A catalog is somebody's work: it is flushed before its rename, so even a disk
+    that fails at the flush keeps the old catalog."""
+    root = make_project(tmp_path / "project")
+    change_source(root)
+    assert invoke(root, "extract").exit_code == 0
+    before = snapshot(root)
+
+    def refuse(*args, **kwargs):
+        raise OSError(code, os.strerror(code))
+
+    module, name = step.split(".")
+    monkeypatch.setattr({"os": os, "tempfile": tempfile}[module], name, refuse)
+    result = invoke(root, "update", "-l", "en")
+    monkeypatch.undo()
+    assert_refused_in_one_line(result, root, EN_PO, PROBLEMS[code])
+    after = snapshot(root)
+    changed = {path for path in before.keys() | after.keys()
+               if before.get(path) != after.get(path) and not path.startswith(".tolmach-cache/")}
+    assert changed == set(), "a file changed, or a temporary or lock file was left"
+
+
+@pytest.mark.parametrize("code", list(PROBLEMS), ids=[errno.errorcode[c] for c in PROBLEMS])
+@pytest.mark.parametrize("step", ["tempfile.mkstemp", "os.replace"])
+def test_an_os_error_while_writing_a_template_keeps_the_old_one(tmp_path, monkeypatch, code, step):
     root = make_project(tmp_path / "project")
     change_source(root)
     before = snapshot(root)
@@ -103,6 +129,27 @@ def test_an_os_error_while_writing_keeps_the_old_file(tmp_path, monkeypatch, cod
     after = snapshot(root)
     del after["seeds/article.ru.md"]
     assert after == before, "a file changed, or a temporary or lock file was left"
+
+
+@pytest.mark.parametrize("code", list(PROBLEMS), ids=[errno.errorcode[c] for c in PROBLEMS])
+def test_a_template_the_disk_fails_to_flush_is_an_error_naming_it(tmp_path, monkeypatch, code):
+    """A template can be made again, so a command flushes it with the others at its end:
+    a failure there cannot keep the old bytes, but still stops the command with one line
+    naming the file."""
+    root = make_project(tmp_path / "project")
+    change_source(root)
+
+    def refuse(*args, **kwargs):
+        raise OSError(code, os.strerror(code))
+
+    monkeypatch.setattr(os, "fsync", refuse)
+    result = invoke(root, "extract")
+    monkeypatch.undo()
+    lines = result.output.strip().splitlines()
+    assert result.exit_code == 1, result.output
+    assert lines[-1].startswith(f"Error: locales/article.pot: {PROBLEMS[code]}"), lines
+    assert "may not be whole on disk" in lines[-1]
+    assert not list(root.rglob("*.tmp")) and not (root / ".tolmach-cache" / "lock").exists()
 
 
 def test_an_os_error_while_locking_is_one_line(tmp_path, monkeypatch):

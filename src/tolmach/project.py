@@ -511,7 +511,7 @@ class Project:
             )
             self._refresh_glossary_comments(merged, locale, doc.name)
             known = self._known_lines(path, template)
-            written, digest = self._write_catalog(merged, path, known)
+            written, digest = self._write_catalog(merged, path, known, staged=True)
             self._remember_lines(path, known)
             summary = summarize_update(old, merged)
             from tolmach.memory.store import reviewed_translations
@@ -525,15 +525,23 @@ class Project:
         return result, digest
 
     def _write_catalog(
-        self, po: polib.POFile, path: Path, known: KnownLines | None = None
+        self,
+        po: polib.POFile,
+        path: Path,
+        known: KnownLines | None = None,
+        *,
+        regenerable: bool = False,
+        staged: bool = False,
     ) -> tuple[bool, str]:
         """Write a template or catalog as ``write_po`` does; whether the bytes changed, and
-        their digest. ``known``: string lines that may be copied as read (KnownLines)."""
+        their digest. ``known``: string lines that may be copied as read (KnownLines). A
+        template is ``regenerable``; a merged catalog is ``staged``, put in place with the
+        rest of its batch (see ``write_atomic``)."""
         try:
             text = format_po(po, self.config.po_width, known)
         except ValueError as error:
             raise CatalogError(path, None, str(error)) from None
-        return write_atomic(path, text), content_digest(text)
+        return write_atomic(path, text, regenerable=regenerable, staged=staged), content_digest(text)
 
     def _known_lines_file(self, path: Path) -> Path:
         name = hashlib.blake2b(self.shown(path).encode("utf-8", "surrogatepass"), digest_size=16)
@@ -721,7 +729,7 @@ class Project:
                     locale, doc.name, path, stats, skipped=reason, findings=errors,
                     notes=notes, refused=True,
                 ), None
-        written = write_atomic(path, verified.text)
+        written = write_atomic(path, verified.text, regenerable=True)
         result = BuildResult(locale, doc.name, path, stats, written=written, notes=notes)
         return result, content_digest(verified.text)
 
@@ -1034,7 +1042,7 @@ def _work_extract(batch: tuple) -> list[Fresh]:
     for doc in batch[1]:
         document = project.load(doc, hints=True)
         path = project.template_path(doc.name)
-        written, digest = project._write_catalog(project.template(doc, document), path)
+        written, digest = project._write_catalog(project.template(doc, document), path, regenerable=True)
         warnings = [f"{doc.relpath}:{hint.line}: {hint.message}" for hint in document.hints]
         result = StepResult(path, written, document=doc.name, warnings=tuple(warnings))
         fresh.append(Fresh(result, warnings, {path: digest}))

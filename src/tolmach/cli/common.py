@@ -17,7 +17,7 @@ from pathlib import Path
 import click
 
 from tolmach.config import Config, load_config, locate_project
-from tolmach.fileio import error_message, write_atomic
+from tolmach.fileio import error_message, flushed_at_end, write_atomic
 
 __all__ = [
     "DIALECT_NAMES",
@@ -92,12 +92,14 @@ pass_state = click.make_pass_decorator(AppState)
 
 
 def reports_errors(func):
-    """Turn the library's expected errors into one clear line and exit code 1."""
+    """Turn the library's expected errors into one clear line and exit code 1; the
+    files the command wrote reach the disk once, at its end."""
 
     @functools.wraps(func)
     def wrapper(*args, **kwargs):
         try:
-            return func(*args, **kwargs)
+            with flushed_at_end():
+                return func(*args, **kwargs)
         except Exception as exc:
             if any(cls.__name__ in EXPECTED_ERRORS for cls in type(exc).__mro__):
                 raise click.ClickException(error_line(exc)) from None

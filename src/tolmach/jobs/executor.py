@@ -21,7 +21,7 @@ from concurrent.futures import FIRST_COMPLETED, Executor, Future, wait
 from dataclasses import dataclass
 from typing import Any
 
-from tolmach.fileio import WORK
+from tolmach.fileio import WORK, flushed_at_end, staged_writes
 
 __all__ = [
     "InlineExecutor",
@@ -164,7 +164,8 @@ def run_batches(
 def _run_here(function, batches, sizes, report, done: int) -> list:
     results: list = []
     for batch, size in zip(batches, sizes, strict=True):
-        results.extend(function(batch))
+        with staged_writes():
+            results.extend(function(batch))
         done += size
         report(done)
     return results
@@ -174,7 +175,8 @@ def _portable_call(function: Callable[[Any], list], batch: Any) -> tuple[str, An
     """Run one batch; its results or its error, in a form that crosses processes."""
     before = Counter(WORK)
     try:
-        result = ("ok", function(batch))
+        with flushed_at_end(), staged_writes():  # on disk before the batch is done
+            result = ("ok", function(batch))
     except Exception as exc:  # noqa: BLE001 - raised again in the parent, as it was
         result = ("error", _portable(exc))
     work = Counter(WORK)

@@ -140,7 +140,7 @@ def export_site(project, generator: str, folder: Path, *, locales: Iterable[str]
                 page = translated_page(doc, document, lang, po, [], verified)
             writer.write(page)
     text = _config(layout, source, list(languages.values()))
-    if write_atomic(result.config_file, text):
+    if write_atomic(result.config_file, text, regenerable=True):
         result.written.append(result.config_file)
     return result
 
@@ -165,7 +165,7 @@ class _Writer:
         self.result.pages.append(target)
         text = _DESTINATION_RE.sub(lambda m: m.group(1) + self._link(page, m.group(2)),
                                    page.markdown)
-        if write_atomic(target, text):
+        if write_atomic(target, text, regenerable=True):
             self.result.written.append(target)
         for url in _local_references(page.markdown, self.dialect_of(page.doc)):
             self._copy_asset(page, url, target)

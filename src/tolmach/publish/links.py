@@ -159,4 +159,4 @@ def copy_if_changed(source: Path, target: Path) -> bool:
     bytes (compared in blocks, so an unchanged asset is never read whole)."""
     if target.is_file() and filecmp.cmp(source, target, shallow=False):
         return False
-    return write_atomic(target, source.read_bytes())
+    return write_atomic(target, source.read_bytes(), regenerable=True)

@@ -33,7 +33,7 @@ def read_manifest(folder: Path) -> set[str] | None:
 def write_manifest(folder: Path, paths: Iterable[str]) -> bool:
     """Record ``paths`` (relative to ``folder``); True if the manifest changed."""
     text = "\n".join([_HEADER, *sorted(set(paths))]) + "\n"
-    return write_atomic(folder / MANIFEST, text)
+    return write_atomic(folder / MANIFEST, text, regenerable=True)
 
 
 def remove_unlisted(folder: Path, before: Iterable[str], now: set[str],

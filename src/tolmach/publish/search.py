@@ -40,5 +40,5 @@ def index_search(site: Path) -> str | None:
     manifest = bundle / "pagefind-entry.json"
     if manifest.is_file():
         data = json.loads(manifest.read_text("utf-8"))
-        write_atomic(manifest, json.dumps(data, sort_keys=True, ensure_ascii=False))
+        write_atomic(manifest, json.dumps(data, sort_keys=True, ensure_ascii=False), regenerable=True)
     return None

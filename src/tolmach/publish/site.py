@@ -25,17 +25,19 @@ from __future__ import annotations
 
 import hashlib
 import os
+import pickle
 import re
 import shutil
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from jinja2 import Environment
+from markdown_it.common.utils import escapeHtml
 from markupsafe import Markup
 
 from tolmach.catalog.status import translations_of
-from tolmach.fileio import ensure_inside, move_into_place, write_atomic
+from tolmach.fileio import ensure_inside, move_into_place, write_atomic, write_cache_file
 from tolmach.jobs.cache import MISS, content_digest, key_of
 from tolmach.jobs.executor import RunOptions
 from tolmach.jobs.units import Fresh, Unit, run_units
@@ -54,7 +56,7 @@ from tolmach.publish.pages import (
     source_page,
     translated_page,
 )
-from tolmach.publish.render import content_security_policy, render_article
+from tolmach.publish.render import Rendered, content_security_policy, render_article
 from tolmach.publish.search import PAGEFIND, index_search, search_available
 from tolmach.publish.templating import Listed, contents, environment, static_text
 from tolmach.publish.web import FeedEntry, SitemapEntry, absolute, atom_feed, sitemap, url_path
@@ -64,8 +66,12 @@ __all__ = ["Outcome", "PublishError", "PublishOptions", "PublishReport", "langua
 
 STATIC_FILES = ("site.css", "favicon.svg")
 SEARCH_SCRIPT = "search.js"
-_JUDGE_FORMAT = 2  # the shape of a judged document's record; 2: heading ids added
+_JUDGE_FORMAT = 3  # the shape of a judged document's record; 2: heading ids; 3: as rendered with fallbacks
 _LINKS_META = re.compile(r'<meta name="tolmach-links" content="([0-9a-f]+)">')
+#: Where pass 1 keeps the articles it rendered for pass 2, one folder per run; removed
+#: when the run ends. A destination waits in a draft as ``tolmachlink<run>x<n>x``.
+DRAFTS = Path(".tolmach-cache") / "publish-drafts"
+_PLACEHOLDER = "tolmachlink"
 
 
 class PublishError(Exception):
@@ -181,6 +187,7 @@ class _Publisher:
         self.links: dict[tuple[str, str], list] = {}  # a published page's destinations, in order
         self.cache = None
         self.token = os.urandom(8).hex()
+        self.drafts: Path | None = None  # pass 1's rendered articles, for pass 2 (see _draft)
         self.source = language(config.source_locale)
         requested = project.select_locales(options.locales)
         unknown = [c for c in requested if c not in config.locales and c != self.source.code]
@@ -217,16 +224,21 @@ class _Publisher:
     def run(self) -> PublishReport:
         self.cache = self.project.result_cache(self.run_options)
         staging = self._staging_folder()
+        self.drafts = self.project.root / DRAFTS / self.token
         try:
-            judged = self._judge_documents(staging)
-            self._resolve_links()
-            self._refuse_links_out()
-            self._install_reviews(judged)
+            try:
+                judged = self._judge_documents(staging)
+                self._resolve_links()
+                self._refuse_links_out()
+                self._install_reviews(judged)
+            finally:
+                if staging is not None:
+                    shutil.rmtree(staging, ignore_errors=True)
+                    _remove_empty_folders(staging.parent)
+            self._write_pages()
         finally:
-            if staging is not None:
-                shutil.rmtree(staging, ignore_errors=True)
-                _remove_empty_folders(staging.parent)
-        self._write_pages()
+            shutil.rmtree(self.drafts, ignore_errors=True)
+            _remove_empty_folders(self.drafts.parent)
         self._write_lists()
         self._copy_assets()
         self._writestatic_text()
@@ -275,7 +287,7 @@ class _Publisher:
                  doc, doc.name)
             for doc in project.documents
         ]
-        context = (*self._context(), str(staging) if staging else None)
+        context = (*self._context(), str(staging) if staging else None, str(self.drafts))
         judged = run_units(
             "publish-judge", units, _work_judge, context, self.cache, self.run_options,
             restore=lambda unit, payload: payload, holds=project.probe_holds, what="documents",
@@ -341,15 +353,45 @@ class _Publisher:
     def _destinations(self, page: Page) -> tuple[list, list[str]]:
         """Every destination of a page, in order, with the source line of a local one:
         what its link fingerprint and its assets are made from; and its heading ids,
-        which links with a fragment to it are resolved against."""
+        which links with a fragment to it are resolved against.
+
+        The article rendered on the way is kept as a draft for pass 2, each destination
+        a placeholder until every verdict is known (see :meth:`_draft`)."""
         found: list = []
 
         def note(kind: str, url: str) -> str:
             found.append([kind, url, link_line(page, url)])
-            return url
+            return f"{_PLACEHOLDER}{self.token}x{len(found) - 1}x"
 
-        rendered = render_article(page.markdown, None, note, dialect=self._dialect(page.doc))
+        fallback = None if page.progress is None else fallback_of(page, self.source)
+        rendered = render_article(page.markdown, fallback, note, dialect=self._dialect(page.doc))
+        if self.drafts is not None:
+            kept = replace(page, catalog_findings=())  # the verdict is known: not needed
+            draft = (kept, rendered, [(kind, url) for kind, url, _ in found])
+            write_cache_file(self.drafts / f"{page.language.code}/{page.doc.name}.pickle",
+                             pickle.dumps(draft, pickle.HIGHEST_PROTOCOL))
         return found, [heading.anchor for heading in rendered.headings]
+
+    def _draft(self, doc: SourceDocument, code: str) -> tuple[Page, Rendered] | None:
+        """In pass 2: the page and article pass 1 rendered, its links resolved now — or
+        None when pass 1 came from the cache (the page is then made again).
+
+        Rendering an article is most of a page's cost; doing it once, with placeholders
+        where the destinations go, halves a cold publish's work. A destination replaces
+        its placeholder escaped as the renderer escapes an attribute, so the bytes are
+        those of rendering with the resolved links."""
+        if self.drafts is None:
+            return None
+        path = self.drafts / f"{code}/{doc.name}.pickle"
+        try:
+            page, rendered, found = pickle.loads(path.read_bytes())
+        except (OSError, pickle.UnpicklingError, EOFError, ValueError):
+            return None
+        linker = self.files.linker(page)
+        hrefs = [escapeHtml(linker(kind, url)) for kind, url in found]
+        placeholder = re.compile(rf"{_PLACEHOLDER}{self.token}x(\d+)x")
+        html = placeholder.sub(lambda match: hrefs[int(match.group(1))], rendered.html)
+        return page, Rendered(html, rendered.headings)
 
     def _dialect(self, doc: SourceDocument):
         """The document's dialect: the page is parsed as its source is."""
@@ -425,7 +467,7 @@ class _Publisher:
         published = {key for key, o in self.outcomes.items() if o.verdict.published}
         linked = self.files.fragment_targets  # the heading ids a worker may need
         anchors = {key: ids for key, ids in self.files.anchors.items() if key[0] in linked}
-        context = (*self._context(), published, anchors)
+        context = (*self._context(), published, anchors, str(self.drafts))
         done = run_units(
             "publish-page", [u for u in units if u.key != "current"], _work_pages, context,
             self.cache, self.run_options, restore=lambda unit, payload: None, what="pages",
@@ -446,16 +488,22 @@ class _Publisher:
 
     def _render_document(self, doc: SourceDocument, codes: list[str]) -> list[Fresh]:
         """In a worker: the chosen published pages of one document, rendered and written."""
-        document = self.project.load(doc)
-        verifier = self.project.verifier(doc, document)
+        document = verifier = None
         fresh = []
         for code in codes:
             lang = self.source if code == self.source.code else self._target(code)
             outcome = self.outcomes[(doc.name, code)]
-            page = self._page(doc, document, lang, verifier)
-            text = self._render_page(page, outcome)
+            draft = self._draft(doc, code)
+            if draft is None:
+                if document is None:
+                    document = self.project.load(doc)
+                    verifier = self.project.verifier(doc, document)
+                page, rendered = self._page(doc, document, lang, verifier), None
+            else:
+                page, rendered = draft
+            text = self._render_page(page, outcome, rendered)
             path = _inside_folder(self.out, self.out / outcome.site_path, "the site folder")
-            written = write_atomic(path, text)
+            written = write_atomic(path, text, regenerable=True)
             fresh.append(Fresh(path if written else None, None, {path: content_digest(text)}))
         return fresh
 
@@ -496,11 +544,12 @@ class _Publisher:
     def _href(self, root: str, site_path: str) -> str:
         return absolute(self.base_url, site_path) if self.base_url else root + url_path(site_path)
 
-    def _render_page(self, page: Page, outcome: Outcome) -> str:
+    def _render_page(self, page: Page, outcome: Outcome, rendered: Rendered | None = None) -> str:
         ui = interface_for(page.language.code)
-        fallback = None if page.progress is None else fallback_of(page, self.source)
-        rendered = render_article(page.markdown, fallback, self.files.linker(page),
-                                  dialect=self._dialect(page.doc))
+        if rendered is None:
+            fallback = None if page.progress is None else fallback_of(page, self.source)
+            rendered = render_article(page.markdown, fallback, self.files.linker(page),
+                                      dialect=self._dialect(page.doc))
         row = [self.outcomes[(page.doc.name, lang.code)] for lang in self.languages]
         switcher = [{"href": page.root + url_path(o.site_path), "language": o.language,
                      "current": o.language == page.language}
@@ -555,7 +604,7 @@ class _Publisher:
     def _write(self, site_path: str, text: str | bytes) -> None:
         path = _inside_folder(self.out, self.out / site_path, "the site folder")
         self.report.files += 1
-        if self._changes(path, text) and write_atomic(path, text):
+        if self._changes(path, text) and write_atomic(path, text, regenerable=True):
             self.report.written.append(path)
 
     def _changes(self, path: Path, content: str | bytes) -> bool:
@@ -747,10 +796,10 @@ class _Publisher:
         if target.is_file() and content_digest(target.read_bytes()) == digest:
             return [str(target), None, digest]
         if staging is None:  # in this process, with no folder aside: write it now
-            write_atomic(target, text)
+            write_atomic(target, text, regenerable=True)
             return [str(target), None, digest]
         staged = staging / site_path
-        write_atomic(staged, text)
+        write_atomic(staged, text, regenerable=True)
         return [str(target), str(staged), digest]
 
     def _install_reviews(self, judged: list[dict]) -> None:
@@ -802,7 +851,7 @@ class _Publisher:
             common, rows=rows, languages=self.targets)
         for name, content in (("index.html", text), *((n, static_text(n)) for n in STATIC_FILES)):
             target = _inside_folder(review, review / name, "the reviewer pages' folder")
-            if self._changes(target, content) and write_atomic(target, content):
+            if self._changes(target, content) and write_atomic(target, content, regenerable=True):
                 self.report.reviewed.append(target)
 
     # --- clean-up ---------------------------------------------------------------------------
@@ -931,6 +980,7 @@ def _work_judge(batch: tuple) -> list[Fresh]:
     context, docs = batch
     publisher = _worker_publisher(context)
     staging = Path(context[4]) if context[4] else None
+    publisher.drafts = Path(context[5])
     return [publisher._judge_one(doc, staging) for doc in docs]
 
 
@@ -939,6 +989,7 @@ def _work_pages(batch: tuple) -> list[Fresh]:
     publisher = _worker_publisher(context)
     publisher.published = context[4]  # every page's verdict, for links between pages
     publisher.files.anchors = context[5]  # heading ids of the pages linked with a fragment
+    publisher.drafts = Path(context[6])
     fresh: list[Fresh] = []
     by_document: dict[str, tuple] = {}
     for doc, code, row in items:
