@@ -6,6 +6,9 @@ Skipped without Chromium (with a hint), failed under CI.
 
 from __future__ import annotations
 
+import gzip
+import json
+import re
 from pathlib import Path
 
 import pytest
@@ -15,6 +18,7 @@ from test_publish_browser import _browser_available, console_errors, js
 from tolmach.config import load_config
 from tolmach.project import Project
 from tolmach.publish import PublishOptions, publish_site
+from tolmach.publish import search as search_module
 from tolmach.publish.preview import serve_directory
 from tolmach.publish.screenshots import chromium, set_viewport
 
@@ -31,10 +35,14 @@ def browser():
 
 @pytest.fixture(scope="module")
 def scenario_site(tmp_path_factory):
+    """The scenario published with a search chunk of one page: each language's index
+    lies in several bundles, which its search page merges."""
     root = tmp_path_factory.mktemp("scenario-browser")
     project = make_scenario(root)
     site = root / "site"
-    publish_site(project, site)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(search_module, "CHUNK_PAGES", 1)
+        publish_site(project, site)
     with serve_directory(site) as base:
         yield base, site
 
@@ -117,6 +125,53 @@ SEARCHES = [
 def test_search_finds_the_article_in_its_language(browser, scenario_site, code, query, expected):
     base, _ = scenario_site
     assert search(browser, base, code, query) == [expected]
+
+
+def test_search_finds_a_word_that_only_a_merged_bundle_holds(browser, scenario_site):
+    """The English index is in two bundles: the word of the page in the second one (not
+    the bundle the search page opens, one merged into it) is found, and only that page."""
+    base, site = scenario_site
+    html = (site / "search" / "en.html").read_text("utf-8")
+    bundles = re.search(r'data-bundles="([^"]+)"', html).group(1).split()
+    assert len(bundles) == 2
+    words = {"en/guide.html": "porting", "en/news.html": "inference"}
+    (merged,) = pages_indexed(site / "search" / bundles[1])
+    assert search(browser, base, "en", words[merged]) == [merged]
+
+
+@pytest.fixture(scope="module")
+def one_bundle_site(tmp_path_factory):
+    """The same scenario with the default chunk size: one bundle per language."""
+    root = tmp_path_factory.mktemp("scenario-one-bundle")
+    site = root / "site"
+    publish_site(make_scenario(root), site)
+    assert len(list((site / "pagefind").glob("en-*"))) == 1
+    with serve_directory(site) as base:
+        yield base
+
+
+# A word, a beginning of one, a misspelt one (Pagefind falls back to the longest indexed
+# word it begins with), two words, and a word only the other page of the language holds.
+SAME_AS_ONE_INDEX = [("en", "inference"), ("en", "infer"), ("en", "inferencz"),
+                     ("en", "introduc"), ("en", "rocm inference"), ("en", "porting code"),
+                     ("de", "Inferenz"), ("de", "Leitfaden"), ("ru", "перенос")]
+
+
+@pytest.mark.parametrize("code, query", SAME_AS_ONE_INDEX)
+def test_search_over_merged_bundles_finds_what_one_index_finds(
+        browser, scenario_site, one_bundle_site, code, query):
+    base, _ = scenario_site
+    one = search(browser, one_bundle_site, code, query)
+    assert one and search(browser, base, code, query) == one
+
+
+def pages_indexed(bundle: Path) -> list[str]:
+    """The pages a bundle holds, read from its fragments (gzip, then Pagefind's marker)."""
+    pages = []
+    for fragment in sorted((bundle / "fragment").iterdir()):
+        text = gzip.decompress(fragment.read_bytes()).decode("utf-8").removeprefix("pagefind_dcd")
+        pages.append(json.loads(text)["url"].lstrip("/"))
+    return pages
 
 
 def test_search_finds_a_chinese_article_by_a_chinese_word(browser, tmp_path):

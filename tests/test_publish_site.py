@@ -8,6 +8,7 @@ resolve; sitemap and feeds must validate.
 
 from __future__ import annotations
 
+import json
 import re
 from html.parser import HTMLParser
 from pathlib import Path
@@ -254,7 +255,12 @@ def test_search_pages_and_bundle_are_there_for_each_published_language(scenario)
     for code in ("ru", "en", "de", "uk"):
         html = read(site / "search" / f"{code}.html")
         assert "script-src 'self' 'wasm-unsafe-eval'" in html.replace("&#39;", "'")
-    assert (site / "pagefind" / "pagefind-ui.js").is_file()
+        bundles = re.search(r'data-bundles="([^"]+)"', html).group(1).split()
+        assert bundles and all(b.startswith(f"../pagefind/{code}-") for b in bundles), bundles
+        for bundle in bundles:
+            entry = json.loads(read(site / "search" / bundle / "pagefind-entry.json"))
+            assert list(entry["languages"]) == [code], (bundle, entry["languages"])
+        assert (site / "search" / bundles[0] / "pagefind-ui.js").is_file()
     for page in ("en/guide.html", "index.html"):
         assert "<script" not in read(site / page), "article pages run no script"
 

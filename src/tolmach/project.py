@@ -408,7 +408,8 @@ class Project:
 
         A catalog is merged again when its template, its own bytes, the glossary or the
         options changed since it was last merged, or, if that merge asked the memory,
-        when the memory changed in its language.
+        when a change of the memory since could alter one of its answers (the memory's
+        journal against the evidence each look-up left, :class:`tolmach.memory.store.Changes`).
         """
         chosen = self.select_locales(locales)
         keep = self.config.keep_obsolete if keep_obsolete is None else keep_obsolete
@@ -428,7 +429,8 @@ class Project:
             for doc in docs
             for locale in chosen
         ]
-        states: dict[str, str] = {}
+        states: dict[str, tuple[str, int]] = {}
+        changes: dict[tuple[str, int], object] = {}
 
         def prepare(stale: list[Unit]) -> None:
             for name in dict.fromkeys(unit.item[0].name for unit in stale):
@@ -440,11 +442,20 @@ class Project:
                     from tolmach.memory.store import language_of
 
                     for locale in chosen:
-                        states[language_of(locale)] = memory.state(language_of(locale))
+                        states[language_of(locale)] = memory.position(language_of(locale))
 
         def holds(condition: list) -> bool:
-            kind, language, state = condition
-            return kind == "memory" and states.get(language) == state
+            if condition[0] != "memory" or len(condition) != 6:
+                return False
+            _, language, database, counter, threshold, asked = condition
+            if language not in states or states[language][0] != database:
+                return False
+            if counter == states[language][1]:
+                return True
+            if (language, counter) not in changes:
+                changes[language, counter] = self._query_memory().changes_since(language, counter)
+            since = changes[language, counter]
+            return since is not None and not any(since.may_alter(a, threshold) for a in asked)
 
         try:
             results = run_units(
@@ -1050,16 +1061,21 @@ def _work_extract(batch: tuple) -> list[Fresh]:
 
 
 class _NotingMemory:
-    """The memory as a merge sees it, noting whether it was asked at all: a catalog
-    merged without asking does not depend on what the memory holds."""
+    """The memory as a merge sees it, noting what each look-up depended on: a catalog
+    merged without asking does not depend on what the memory holds, one that asked
+    only on the answers it got."""
 
     def __init__(self, memory) -> None:
         self.memory = memory
-        self.asked = False
+        self.evidence: list = []
+        self.threshold: float | None = None
 
     def best(self, text: str, locale: str, *, threshold: float, exclude_document: str | None):
-        self.asked = True
-        return self.memory.best(text, locale, threshold=threshold, exclude_document=exclude_document)
+        if self.threshold not in (None, threshold):
+            raise ValueError("one merge asks the memory with one threshold")
+        self.threshold = threshold
+        return self.memory.best(text, locale, threshold=threshold,
+                                exclude_document=exclude_document, evidence=self.evidence)
 
 
 def _work_update(batch: tuple) -> list[Fresh]:
@@ -1079,11 +1095,12 @@ def _work_update(batch: tuple) -> list[Fresh]:
             memory = _NotingMemory(project._query_memory())
         result, digest = project._update_one(doc, template, locale, memory, options["keep"])
         conditions = ()
-        if memory is not None and memory.asked:
+        if memory is not None and memory.evidence:
             from tolmach.memory.store import language_of
 
             language = language_of(locale)
-            conditions = (["memory", language, states[language]],)
+            conditions = (["memory", language, *states[language], memory.threshold,
+                           memory.evidence],)
         payload = {"stats": _stats_row(result.stats)}
         fresh.append(Fresh(result, payload, {result.path: digest}, conditions))
     return fresh

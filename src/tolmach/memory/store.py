@@ -8,14 +8,21 @@ changed, so keeping the memory current costs little.
 Look-ups find similar source strings through an index of word prefixes kept
 in the database (with counts, so the rarest prefixes of a query are used) and
 score the short list with the similarity `tolmach.catalog.merge` uses.
+
+What the memory holds is a function of what it learned, not of the order: a segment's
+id is a digest of its origin and content, and ties are broken by content. Each change
+is journalled (the source texts whose segments came or went, under a per-language
+counter), so a merge that asked the memory can tell, from the evidence of its look-ups
+(:class:`Changes`), whether any change since could alter one of its answers.
 """
 
 from __future__ import annotations
 
+import hashlib
 import os
 import shutil
 import sqlite3
-from collections import Counter
+from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -30,9 +37,11 @@ from tolmach.memory.tmx import TranslationUnit
 
 T = TypeVar("T")
 
-SCHEMA_VERSION = "1"
+SCHEMA_VERSION = "2"
 _BUDGET = 3000  # index entries a look-up may read
 _SHORTLIST = 60
+_SCAN = 2000  # segments of a similar length a short look-up may score
+JOURNAL_LIMIT = 2000  # changed source texts kept per language; older changes count as "all"
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS origins (
@@ -53,6 +62,10 @@ CREATE TABLE IF NOT EXISTS tokens (
 CREATE TABLE IF NOT EXISTS token_counts (
     language TEXT NOT NULL, token TEXT NOT NULL, df INTEGER NOT NULL,
     PRIMARY KEY (language, token)) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS changes (
+    language TEXT NOT NULL, counter INTEGER NOT NULL, source TEXT NOT NULL,
+    segment INTEGER NOT NULL, added INTEGER NOT NULL);
+CREATE INDEX IF NOT EXISTS changes_by_counter ON changes (language, counter);
 """
 #: SQLite's words for a disk that cannot take the memory, and what to tell the user.
 _STORAGE_PROBLEMS = {
@@ -192,21 +205,68 @@ class TranslationMemory:
         if "id" not in stored:  # what tells this database from one made again later
             self.db.execute("INSERT OR IGNORE INTO meta VALUES ('id', ?)", (os.urandom(8).hex(),))
 
-    def state(self, language: str) -> str:
-        """A token that changes whenever the segments in ``language`` change (or the
-        database is made anew): an answer of :meth:`best` recorded with it still holds
-        while the token is the same."""
+    def position(self, language: str) -> tuple[str, int]:
+        """Where the memory is in ``language``: the database's id (new when it is made
+        anew) and the count of changes so far; an answer of :meth:`best` recorded here
+        holds later unless :meth:`changes_since` says otherwise."""
         rows = dict(self._guarded(lambda: self.db.execute(
-            "SELECT key, value FROM meta WHERE key IN ('id', ?)", (f"state:{language}",)
+            "SELECT key, value FROM meta WHERE key IN ('id', ?)", (f"counter:{language}",)
         ).fetchall()))
-        return f"{rows.get('id', '')}:{rows.get(f'state:{language}', '')}"
+        return rows.get("id", ""), int(rows.get(f"counter:{language}", 0))
 
-    def _touch(self, languages: Iterable[str]) -> None:
-        """Give each language whose segments change a new :meth:`state`."""
-        self.db.executemany(
-            "INSERT OR REPLACE INTO meta VALUES (?, ?)",
-            [(f"state:{language}", os.urandom(8).hex()) for language in sorted(set(languages))],
-        )
+    def changes_since(self, language: str, counter: int) -> Changes | None:
+        """What changed in ``language`` after ``counter``; None when the journal no
+        longer reaches back that far (take everything as changed)."""
+        return self._guarded(self._changes_since, language, counter)
+
+    def _changes_since(self, language: str, counter: int) -> Changes | None:
+        if counter < self._meta_number(f"floor:{language}"):
+            return None
+        entries = self.db.execute(
+            "SELECT source, segment, added FROM changes WHERE language = ? AND counter > ? "
+            "ORDER BY counter, segment", (language, counter)).fetchall()
+        features = sorted({feature for source in {e[0] for e in entries} for feature in tokens(source)})
+        counts: dict[str, int] = {}
+        for chunk in range(0, len(features), 500):
+            part = features[chunk:chunk + 500]
+            counts.update(self.db.execute(
+                "SELECT token, df FROM token_counts WHERE language = ? AND df > 0 AND token IN "
+                f"({','.join('?' * len(part))})", (language, *part)).fetchall())
+        return Changes(entries, counts)
+
+    def _meta_number(self, key: str) -> int:
+        row = self.db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
+        return int(row[0]) if row else 0
+
+    def _journal(self, changed: Iterable[tuple[str, str, int, bool]]) -> None:
+        """Count a change in each language whose segments changed and note them
+        ``(language, source, id, added)``; keep at most :data:`JOURNAL_LIMIT` a language,
+        forgetting the oldest."""
+        by_language: dict[str, list[tuple[str, int, bool]]] = defaultdict(list)
+        for language, *change in changed:
+            by_language[language].append(tuple(change))
+        for language, changes in sorted(by_language.items()):
+            counter = self._meta_number(f"counter:{language}") + 1
+            self._set_meta(f"counter:{language}", counter)
+            if len(changes) > JOURNAL_LIMIT:  # too much to note: everything changed
+                self._forget_journal(language, counter)
+                continue
+            self.db.executemany("INSERT INTO changes VALUES (?, ?, ?, ?, ?)",
+                                [(language, counter, *change) for change in changes])
+            beyond = self.db.execute(
+                "SELECT counter FROM changes WHERE language = ? ORDER BY counter DESC "
+                "LIMIT 1 OFFSET ?", (language, JOURNAL_LIMIT)).fetchone()
+            if beyond is not None:
+                self._forget_journal(language, beyond[0])
+
+    def _forget_journal(self, language: str, counter: int) -> None:
+        """Drop the changes up to ``counter``: answers recorded before it no longer hold."""
+        self.db.execute("DELETE FROM changes WHERE language = ? AND counter <= ?",
+                        (language, counter))
+        self._set_meta(f"floor:{language}", counter)
+
+    def _set_meta(self, key: str, value: object) -> None:
+        self.db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (key, str(value)))
 
     # ------------------------------------------------------------ filling
 
@@ -222,16 +282,18 @@ class TranslationMemory:
         units = {catalog.name: list(_catalog_units(catalog)) for catalog in changed}
         present = {catalog.name for catalog in catalogs}
         with self._transaction():
+            touched = []
             for name in sorted(known.keys() - present):
-                self._forget_origin(name)
+                touched += self._forget_origin(name)
             for catalog in changed:
-                self._replace_origin(
+                touched += self._learn(
                     catalog.name,
                     "catalog",
                     catalog.document,
                     _stamp(catalog.path),
                     units[catalog.name],
                 )
+            self._journal(touched)
         return len(changed)
 
     def restamp(self, catalogs: Iterable[CatalogFile]) -> None:
@@ -248,8 +310,8 @@ class TranslationMemory:
                         self.db.execute("UPDATE origins SET stamp = ? WHERE name = ?",
                                         (_stamp(catalog.path), catalog.name))
                     else:  # a new catalog without reviewed translations
-                        self._replace_origin(catalog.name, "catalog", catalog.document,
-                                             _stamp(catalog.path), [])
+                        self._learn(catalog.name, "catalog", catalog.document,
+                                    _stamp(catalog.path), [])  # changes nothing
 
         self._guarded(action)
 
@@ -258,60 +320,100 @@ class TranslationMemory:
 
         def action() -> int:
             with self._transaction():
-                return self._replace_origin(name, "compendium", None, "imported", units)
+                self._journal(self._learn(name, "compendium", None, "imported", units))
+                return len(units)
 
         return self._guarded(action)
 
     def _transaction(self) -> _Transaction:
         return _Transaction(self.db)
 
-    def _replace_origin(
+    def _learn(
         self, name: str, kind: str, document: str | None, stamp: str, units: list[TranslationUnit]
-    ) -> int:
-        self._forget_origin(name)
-        origin = self.db.execute(
-            "INSERT INTO origins (name, kind, document, stamp) VALUES (?, ?, ?, ?)",
-            (name, kind, document, stamp),
-        ).lastrowid
-        first = self.db.execute("SELECT COALESCE(MAX(id), 0) FROM segments").fetchone()[0] + 1
-        rows, postings = [], []
-        for number, unit in enumerate(units, start=first):
-            language, features = language_of(unit.locale), sorted(set(tokens(unit.source)))
-            rows.append(
-                (
-                    number,
-                    origin,
-                    unit.locale,
-                    language,
-                    unit.context,
-                    unit.source,
-                    unit.target,
-                    len(unit.source),
-                    "\t".join(features),
-                )
-            )
-            postings += [(language, feature, number) for feature in features]
-        self.db.executemany("INSERT INTO segments VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)
-        self._index(postings, +1)
-        self._touch(row[3] for row in rows)
-        return len(units)
+    ) -> list[tuple[str, str, int, bool]]:
+        """Make an origin hold ``units``: only the segments that differ are removed or
+        added; the others stay as they are. Returns the changes for the journal."""
+        row = self.db.execute("SELECT id FROM origins WHERE name = ?", (name,)).fetchone()
+        if row is None:
+            origin = self.db.execute(
+                "INSERT INTO origins (name, kind, document, stamp) VALUES (?, ?, ?, ?)",
+                (name, kind, document, stamp),
+            ).lastrowid
+            held: dict[tuple, list[tuple]] = {}
+        else:
+            origin = row[0]
+            self.db.execute("UPDATE origins SET kind = ?, document = ?, stamp = ? WHERE id = ?",
+                            (kind, document, stamp, origin))
+            held = defaultdict(list)
+            for number, language, features, *key in self.db.execute(
+                "SELECT id, language, features, locale, context, source, target "
+                "FROM segments WHERE origin_id = ?", (origin,)
+            ):
+                held[tuple(key)].append((number, language, features, key[2]))
+        wanted = Counter(_unit_key(unit) for unit in units)
+        gone = [
+            segment for key, segments in held.items() if len(segments) != wanted.get(key, 0)
+            for segment in segments
+        ]
+        added = [
+            (key, occurrence) for key, times in wanted.items()
+            if len(held.get(key, ())) != times for occurrence in range(times)
+        ]
+        self._remove_segments(gone)
+        self.db.executemany("DELETE FROM segments WHERE id = ?", [(s[0],) for s in gone])
+        rows = self._add_segments(name, origin, added)
+        return [(language, source, number, False) for number, language, _, source in gone] + [
+            (row[3], row[5], row[0], True) for row in rows]
 
-    def _forget_origin(self, name: str) -> None:
-        """Remove an origin with its segments and their index entries."""
-        rows = self.db.execute(
-            "SELECT s.id, s.language, s.features FROM segments s JOIN origins o "
-            "ON o.id = s.origin_id WHERE o.name = ?",
-            (name,),
-        ).fetchall()
+    def _remove_segments(self, segments: list[tuple]) -> None:
+        """Take segments ``(id, language, features, …)`` out of the index."""
         postings = [
             (language, feature, number)
-            for number, language, features in rows
+            for number, language, features, *_ in segments
             for feature in features.split("\t")
             if feature
         ]
         self._index(postings, -1)
-        self._touch(language for _, language, _ in rows)
+
+    def _add_segments(self, name: str, origin: int, added: list[tuple[tuple, int]]) -> list[list]:
+        rows = []
+        for key, occurrence in added:
+            locale, context, source, target = key
+            rows.append([_segment_id(name, key, occurrence), origin, locale, language_of(locale),
+                         context, source, target, len(source),
+                         "\t".join(sorted(set(tokens(source))))])
+        self._insert_segments(rows)
+        self._index([(row[3], feature, row[0]) for row in rows
+                     for feature in row[8].split("\t") if feature], +1)
+        return rows
+
+    def _insert_segments(self, rows: list[list]) -> None:
+        """Insert segments under their digest ids; one whose id is taken (two digests
+        alike, about never) takes the next free one."""
+        insert = "INSERT INTO segments VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
+        self.db.execute("SAVEPOINT segments")
+        try:
+            self.db.executemany(insert, rows)
+        except sqlite3.IntegrityError:
+            self.db.execute("ROLLBACK TO segments")
+            for row in rows:
+                while self.db.execute("SELECT 1 FROM segments WHERE id = ?", (row[0],)).fetchone():
+                    row[0] = row[0] % _ID_SPACE + 1
+                self.db.execute(insert, row)
+        finally:
+            self.db.execute("RELEASE segments")
+
+    def _forget_origin(self, name: str) -> list[tuple[str, str, int, bool]]:
+        """Remove an origin with its segments and their index entries; returns the
+        changes for the journal."""
+        rows = self.db.execute(
+            "SELECT s.id, s.language, s.features, s.source FROM segments s JOIN origins o "
+            "ON o.id = s.origin_id WHERE o.name = ?",
+            (name,),
+        ).fetchall()
+        self._remove_segments(rows)
         self.db.execute("DELETE FROM origins WHERE name = ?", (name,))
+        return [(language, source, number, False) for number, language, _, source in rows]
 
     def _index(self, postings: list[tuple[str, str, int]], sign: int) -> None:
         """Add (+1) or remove (-1) index entries and keep the prefix counts right."""
@@ -348,12 +450,19 @@ class TranslationMemory:
             )
 
     def best(
-        self, text: str, locale: str, *, threshold: float = 0.6, exclude_document: str | None = None
+        self,
+        text: str,
+        locale: str,
+        *,
+        threshold: float = 0.6,
+        exclude_document: str | None = None,
+        evidence: list | None = None,
     ) -> MemoryMatch | None:
-        """The closest translation of `text` into `locale`, or None below the threshold."""
-        found = self.search(
-            text, locale, threshold=threshold, limit=1, exclude_document=exclude_document
-        )
+        """The closest translation of `text` into `locale`, or None below the threshold.
+
+        ``evidence``, if given, gets what the answer depended on (see :class:`Changes`)."""
+        found = self.search(text, locale, threshold=threshold, limit=1,
+                            exclude_document=exclude_document, evidence=evidence)
         return found[0] if found else None
 
     def search(
@@ -364,22 +473,26 @@ class TranslationMemory:
         threshold: float = 0.6,
         limit: int = 5,
         exclude_document: str | None = None,
+        evidence: list | None = None,
     ) -> list[MemoryMatch]:
         """The best distinct translations of `text` into `locale`, best first.
 
         Ties go to the exact locale, then to the origin first by name (a catalog's path,
-        a compendium's file name), then to the earlier entry in it: the same answer
-        whatever order the catalogs were learned in.
+        a compendium's file name), then to the source, context and translation in
+        code-point order: the same answer whatever order the catalogs were learned or
+        changed in.
         `exclude_document` leaves out that document's own catalog for `locale`,
         which its merge already knows.
         """
-        return self._guarded(self._search, text, locale, threshold, limit, exclude_document)
+        return self._guarded(
+            self._search, text, locale, threshold, limit, exclude_document, evidence)
 
     def _search(
-        self, text: str, locale: str, threshold: float, limit: int, exclude_document: str | None
+        self, text: str, locale: str, threshold: float, limit: int, exclude_document: str | None,
+        evidence: list | None = None,
     ) -> list[MemoryMatch]:
         language = language_of(locale)
-        ids = self._candidates(text, language, threshold)
+        ids = self._candidates(text, language, threshold, evidence)
         if not ids:
             return []
         rows = self.db.execute(
@@ -390,7 +503,7 @@ class TranslationMemory:
         ).fetchall()
         cutoff = threshold * 100
         ranked = []
-        for number, source, target, row_locale, context, name, kind, document in rows:
+        for _, source, target, row_locale, context, name, kind, document in rows:
             if not _locale_fits(row_locale, locale):
                 continue
             if (
@@ -410,15 +523,24 @@ class TranslationMemory:
                     context,
                     _origin_label(name, kind, document, row_locale),
                 )
-                ranked.append(((-score, row_locale != locale, name, number), match))
+                ranked.append(((-score, row_locale != locale, name, source, context is not None,
+                                context or "", target), match))
         ranked.sort(key=lambda pair: pair[0])
         distinct: dict[tuple[str, str], MemoryMatch] = {}
         for _, match in ranked:
             distinct.setdefault((match.source, match.target), match)
         return list(distinct.values())[:limit]
 
-    def _candidates(self, text: str, language: str, threshold: float) -> list[int]:
-        """Segment ids worth scoring: exact sources, shared rare prefixes, similar lengths."""
+    def _candidates(
+        self, text: str, language: str, threshold: float, evidence: list | None = None
+    ) -> list[int]:
+        """Segment ids worth scoring: exact sources, shared rare prefixes, similar lengths.
+
+        ``evidence`` gets ``[text, chosen, following, shortlist, scan]``: the prefixes
+        whose index entries were read and the first one left out (each ``[count,
+        prefix]``; None when none was), how many segments they named, and for a short
+        text ``[low, high, found, last]``: the length window scanned, how many segments it
+        gave, and the last id taken when that was all it may take (else None)."""
         ids = [
             row[0]
             for row in self.db.execute(
@@ -427,41 +549,128 @@ class TranslationMemory:
             )
         ]
         wanted = sorted(set(tokens(text)))
+        chosen: list[list] = []
+        following, shortlist = None, []
         if wanted:
             counts = self.db.execute(
                 "SELECT df, token FROM token_counts WHERE language = ? AND df > 0 AND token IN "
                 f"({','.join('?' * len(wanted))})",
                 (language, *wanted),
             ).fetchall()
-            chosen, spent = [], 0
-            for df, token in sorted(counts):  # rarest first, as FuzzyIndex does
-                if len(chosen) >= 4 and spent + df > _SHORTLIST:
-                    break
-                if len(chosen) >= 2 and spent + df > _BUDGET:
-                    break
-                chosen.append(token)
-                spent += df
+            chosen, following = _rarest(counts)
             if chosen:
-                ids += [
+                shortlist = [
                     row[0]
                     for row in self.db.execute(
                         "SELECT segment_id FROM tokens WHERE language = ? AND token IN "
                         f"({','.join('?' * len(chosen))}) GROUP BY segment_id "
                         "ORDER BY COUNT(*) DESC, segment_id LIMIT ?",
-                        (language, *chosen, _SHORTLIST),
+                        (language, *(token for _, token in chosen), _SHORTLIST),
                     )
                 ]
+                ids += shortlist
+        scan = None
         if sum(" " not in token for token in wanted) < 3:  # a few words only
             ratio = threshold / (2 - threshold) if threshold < 2 else 1.0
-            ids += [
+            low, high = int(len(text) * ratio), int(len(text) / max(ratio, 1e-9)) + 1
+            similar = [
                 row[0]
                 for row in self.db.execute(
                     "SELECT id FROM segments WHERE language = ? AND length BETWEEN ? AND ? "
-                    "ORDER BY id LIMIT 2000",
-                    (language, int(len(text) * ratio), int(len(text) / max(ratio, 1e-9)) + 1),
+                    "ORDER BY id LIMIT ?",
+                    (language, low, high, _SCAN),
                 )
             ]
+            ids += similar
+            scan = [low, high, len(similar), max(similar) if len(similar) >= _SCAN else None]
+        if evidence is not None:
+            evidence.append([text, chosen, following, len(shortlist), scan])
         return list(dict.fromkeys(ids))
+
+
+def _rarest(counts: Iterable[tuple[int, str]]) -> tuple[list[list], list | None]:
+    """The prefixes a look-up reads, rarest first as FuzzyIndex does, from ``(count,
+    prefix)`` pairs; and the first one left out (None when all were taken)."""
+    chosen: list[list] = []
+    spent = 0
+    for df, token in sorted(counts):
+        if (len(chosen) >= 4 and spent + df > _SHORTLIST) or (
+            len(chosen) >= 2 and spent + df > _BUDGET
+        ):
+            return chosen, [df, token]
+        chosen.append([df, token])
+        spent += df
+    return chosen, None
+
+
+class Changes:
+    """What changed in a language's memory since an answer was recorded, and whether
+    that could alter the answer.
+
+    A look-up scores the segments its candidates name, so its answer stays while its
+    candidates and their scores do. With the evidence :meth:`TranslationMemory.best`
+    left, a change can alter the answer only if its source is the text asked (exact
+    candidates); or is as similar to it as the threshold asks (rapidfuzz's Indel ratio,
+    as the search scores: a match came or went); or shares prefixes with it so that the
+    rarest ones would now be picked differently; or holds a picked prefix whose
+    candidates may have been cut short; or, for a short text, falls in the length window
+    scanned where that scan was or may now be cut short by other ids than before.
+    """
+
+    def __init__(self, entries: list[tuple[str, int, int]], counts: dict[str, int]) -> None:
+        self.entries = entries  # (source, segment id, added)
+        self.sources = sorted({source for source, _, _ in entries})
+        self.features = {feature for source in self.sources for feature in tokens(source)}
+        self.counts = counts  # segments holding each of those prefixes now
+
+    def __bool__(self) -> bool:
+        return bool(self.entries)
+
+    def may_alter(self, asked: list, threshold: float) -> bool:
+        """Whether the answer recorded with evidence ``asked`` may differ now."""
+        if len(asked) != 5:
+            return True
+        text, chosen, following, shortlist, scan = asked
+        cutoff = threshold * 100
+        for source in self.sources:
+            if source == text or fuzz.ratio(text, source, score_cutoff=cutoff) >= cutoff:
+                return True
+        shared = self.features.intersection(tokens(text))
+        if shared and (self._picks_differ(shared, chosen, following)
+                       or self._shortlist_moves(shared, chosen, shortlist)):
+            return True
+        return scan is not None and self._scan_moves(*scan)
+
+    def _picks_differ(self, shared: set[str], chosen: list, following: list | None) -> bool:
+        """Whether the rarest prefixes of the text would be picked differently now. The
+        prefixes left out and unchanged count at least as many as ``following``, so
+        ``following`` as it was stands for them."""
+        keys = {token: df for df, token in chosen}
+        changed = {token: self.counts.get(token, 0) for token in shared}
+        keys.update(changed)
+        pairs = [(df, token) for token, df in keys.items() if df > 0]
+        if following is not None:
+            pairs.append((following[0], following[1]))
+        picked, _ = _rarest(pairs)
+        return {token for _, token in picked} != {token for _, token in chosen}
+
+    def _shortlist_moves(self, shared: set[str], chosen: list, shortlist: int) -> bool:
+        """Whether the segments named by the picked prefixes may be cut differently."""
+        if shared.isdisjoint(token for _, token in chosen):
+            return False
+        return shortlist + sum(added for _, _, added in self.entries) >= _SHORTLIST
+
+    def _scan_moves(self, low: int, high: int, found: int, last: int | None) -> bool:
+        """Whether the segments a short text's length scan takes may differ by more than
+        the changed ones (which are not similar enough to matter)."""
+        inside = [(number, added) for source, number, added in self.entries
+                  if low <= len(source) <= high]
+        if not inside:
+            return False
+        if last is None:
+            return found + sum(added for _, added in inside) >= _SCAN
+        below = [added for number, added in inside if number <= last]
+        return sum(below) != len(below) - sum(below)  # as many in as out: the cut stays
 
 
 class _Transaction:
@@ -475,6 +684,26 @@ class _Transaction:
 
     def __exit__(self, kind: type[BaseException] | None, *rest: object) -> None:
         self.db.execute("COMMIT" if kind is None else "ROLLBACK")
+
+
+_ID_SPACE = 1 << 62
+
+
+def _unit_key(unit: TranslationUnit) -> tuple[str, str | None, str, str]:
+    return unit.locale, unit.context, unit.source, unit.target
+
+
+def _segment_id(origin: str, key: tuple, occurrence: int) -> int:
+    """A segment's id from its content, so that a memory holds the same ids however it was
+    filled (look-ups that take the first ones take the same ones). The source decides the
+    high bits: a translation edited in place keeps its place among the ids, so a scan cut
+    at an id stays where it was."""
+    locale, context, source, target = key
+    rest = "\0".join((origin, locale, "" if context is None else f"={context}", target,
+                      str(occurrence)))
+    high = int.from_bytes(hashlib.blake2b(source.encode(), digest_size=5).digest())
+    low = int.from_bytes(hashlib.blake2b(rest.encode(), digest_size=3).digest()) % (1 << 22)
+    return (high << 22 | low) + 1
 
 
 def _stamp(path: Path) -> str:

@@ -57,7 +57,16 @@ from tolmach.publish.pages import (
     translated_page,
 )
 from tolmach.publish.render import Rendered, content_security_policy, render_article
-from tolmach.publish.search import PAGEFIND, index_search, search_available
+from tolmach.publish.search import (
+    MERGE,
+    MERGE_SCRIPT,
+    PAGEFIND,
+    Chunk,
+    index_chunk,
+    plan_chunks,
+    remove_stale_bundles,
+    search_available,
+)
 from tolmach.publish.templating import Listed, contents, environment, static_text
 from tolmach.publish.web import FeedEntry, SitemapEntry, absolute, atom_feed, sitemap, url_path
 
@@ -66,6 +75,7 @@ __all__ = ["Outcome", "PublishError", "PublishOptions", "PublishReport", "langua
 
 STATIC_FILES = ("site.css", "favicon.svg")
 SEARCH_SCRIPT = "search.js"
+_SEARCH_FORMAT = 2  # a chunk's bundle; 2: the index in chunks (search.py)
 _JUDGE_FORMAT = 3  # the shape of a judged document's record; 2: heading ids; 3: as rendered with fallbacks
 _LINKS_META = re.compile(r'<meta name="tolmach-links" content="([0-9a-f]+)">')
 #: Where pass 1 keeps the articles it rendered for pass 2, one folder per run; removed
@@ -205,6 +215,7 @@ class _Publisher:
         if wanted and not options.drafts and not self.search:
             self.report.notes.append("search index skipped: the pagefind package is not installed")
         self.outcomes: dict[tuple[str, str], Outcome] = {}
+        self._chunks: list[Chunk] | None = None  # the search index's, once the verdicts are in
         self.shown: list[Language] = []
         self.findings: dict[tuple[str, str], list] = {}
         self.verified: dict[tuple[str, str], VerifiedBuild] = {}
@@ -630,7 +641,8 @@ class _Publisher:
                                      "sitemap.xml and feeds are not written")
         facts = [[name, code, o.verdict.published, o.title, o.description, o.updated,
                   o.percent_label, o.state] for (name, code), o in self.outcomes.items()]
-        key = key_of("lists", facts, [lang.code for lang in shown], self.search,
+        bundles = [chunk.name for chunk in self._search_chunks()] if self.search else None
+        key = key_of("lists", facts, [lang.code for lang in shown], self.search, bundles,
                      self.options.live_reload, self.project.shown(self.out))
         paths = self._list_paths(shown)
         if self.cache is not None and self.cache.get("publish-lists", "lists", key) is not MISS:
@@ -683,8 +695,10 @@ class _Publisher:
         ui = interface_for(lang.code)
         common = self._common(ui, lang, "../")
         common["csp"] = content_security_policy(search=True)
+        bundles = [f"../{PAGEFIND}/{chunk.name}/" for chunk in self._search_chunks()
+                   if chunk.language == lang.code]
         text = self._env(ui).get_template("search.html").render(
-            common, languages=self._switch(shown, "search", lang))
+            common, languages=self._switch(shown, "search", lang), bundles=bundles)
         self._write(f"search/{lang.code}.html", text)
 
     def _write_index(self, shown: list[Language]) -> None:
@@ -755,20 +769,38 @@ class _Publisher:
         for name in names:
             self._write(name, static_text(name))
 
+    def _search_chunks(self) -> list[Chunk]:
+        """The published pages of each language in the chunks Pagefind indexes one by one."""
+        if self._chunks is None:
+            self._chunks = plan_chunks(sorted((o.language.code, o.site_path)
+                                              for o in self.outcomes.values() if o.verdict.published))
+        return self._chunks
+
     def _index_search(self) -> None:
-        """The Pagefind index, made again only when an article page changed."""
-        pages = sorted(o.site_path for o in self.outcomes.values() if o.verdict.published)
+        """The Pagefind index, chunk by chunk: a chunk is indexed again only when one of
+        its pages changed (or its set of pages did); bundles of chunks no longer made go."""
+        _inside_folder(self.out, self.out / PAGEFIND, "the site folder")
         digest = self.cache.digest if self.cache is not None else (lambda path: "?")
-        key = key_of("search", self.project.shown(self.out), [[page, digest(self.out / page)] for page in pages])
-        if self.cache is not None and self.cache.get("publish-search", "search", key) is not MISS:
-            return
-        done = index_search(self.out)
-        if done is not None:
-            raise PublishError(done)
-        if self.cache is not None:
-            bundle = sorted(p for p in (self.out / PAGEFIND).rglob("*") if p.is_file())
-            self.cache.put("publish-search", "search", key,
-                           outputs={path: self.cache.digest(path) for path in bundle})
+        shown = self.project.shown(self.out)
+        chunks = self._search_chunks()
+        for chunk in chunks:
+            bundle = _inside_folder(self.out, self.out / PAGEFIND / chunk.name, "the site folder")
+            key = key_of("search", _SEARCH_FORMAT, shown, chunk.name,
+                         [[page, digest(self.out / page)] for page in chunk.pages])
+            unit = f"search:{chunk.name}"
+            if self.cache is not None and self.cache.get("publish-search", unit, key) is not MISS:
+                continue
+            done = index_chunk(self.out, chunk)
+            if done is not None:
+                raise PublishError(done)
+            if self.cache is not None:
+                files = sorted(p for p in bundle.rglob("*") if p.is_file())
+                for path in files:  # looked at (as missing) when the record was checked
+                    self.cache.files.forget(path)
+                self.cache.put("publish-search", unit, key,
+                               outputs={path: self.cache.digest(path) for path in files})
+        self._write(f"{PAGEFIND}/{MERGE}/pagefind.js", static_text(MERGE_SCRIPT))
+        self._remove_all(remove_stale_bundles(self.out, chunks))
 
     # --- reviewer pages --------------------------------------------------------------------
 

@@ -1,12 +1,19 @@
-// Pagefind's search box. The index lies in pagefind/ at the site's root; results are
-// linked relative to that root, so the site works under any path and from a file server.
+// Pagefind's search box. The index of a language lies in several bundles under
+// pagefind/ (one per chunk of its pages); the box loads pagefind/merge/pagefind.js,
+// which searches them all and ranks the results together (see that file). Results are
+// linked relative to the site's root, so the site works under any path and from a
+// file server.
 window.addEventListener("DOMContentLoaded", function () {
   var box = document.getElementById("search");
-  var bundle = new URL(box.dataset.bundle, window.location.href);
+  var site = new URL(box.dataset.site, window.location.href).pathname;
+  var merge = new URL(box.dataset.merge, window.location.href).pathname;
   new PagefindUI({
     element: "#search",
-    bundlePath: bundle.pathname,
-    baseUrl: new URL("..", bundle).pathname,
+    bundlePath: merge,
+    baseUrl: site,
+    mergeIndex: box.dataset.bundles.split(" ").map(function (bundle) {
+      return { bundlePath: new URL(bundle, window.location.href).pathname, baseUrl: site };
+    }),
     showSubResults: true,
     showImages: false,
   });
