@@ -12,10 +12,14 @@ unchanged, measures the exact-match path alone.
 tolmach runs as a real `tolmach -C PROJECT update` (template in locales/, catalog in
 locales/de/LC_MESSAGES/, the seed glossary, translation memory on) twice: with a
 current memory and with the memory rebuilt from the catalog (.tolmach-cache deleted).
+"Current" is made untimed: the old catalog restored, `tolmach tm rebuild`, restored again
+(the memory knew the catalog the last run wrote; its other caches stay as that run left
+them, as in a project where a translator edited the catalog).
 On the unchanged template a third tolmach run is a no-op: the catalog is the one
 `update` itself wrote the run before (untimed), as in a project where nothing changed.
 GNU msgmerge merges the same two files, with `--previous` (fuzzy matching, OpenMP
-threads as it pleases and with OMP_NUM_THREADS=1) and with `-N` (no fuzzy matching).
+threads as it pleases and with OMP_NUM_THREADS=1; `--no-previous` skips it) and with
+`-N` (no fuzzy matching).
 Both keep the translated entries whose source is gone as `#~` (msgmerge unless
 `--no-obsolete`, tolmach unless `keep-obsolete = false`); the contents table counts
 them for each tool.
@@ -305,11 +309,15 @@ class Tool:
     before: object = None  # callable run (untimed) before each measurement
 
 
-def tools_for(setting: Setting, fuzzy: bool, one_thread: bool = True) -> list[Tool]:
+def tools_for(
+    setting: Setting, fuzzy: bool, one_thread: bool = True, previous: bool = True
+) -> list[Tool]:
     tolmach = tolmach_executable()
     project = setting.project
 
     def current_memory() -> None:
+        setting.restore()  # the memory learned another version of it: bring it up to date
+        measure([tolmach, "-C", str(project), "tm", "rebuild"])
         setting.restore()
 
     def rebuilt_memory() -> None:
@@ -331,12 +339,12 @@ def tools_for(setting: Setting, fuzzy: bool, one_thread: bool = True) -> list[To
         Tool("msgmerge -N", [*msgmerge, "-N", "-o", str(folder / "n.po"), *inputs],
              folder / "n.po"),
     ]
-    if fuzzy:
+    if fuzzy and previous:
         tools.append(
             Tool("msgmerge --previous", [*msgmerge, "-o", str(folder / "p.po"), *inputs],
                  folder / "p.po")
         )
-    if fuzzy and one_thread:
+    if fuzzy and previous and one_thread:
         tools.append(
             Tool("msgmerge --previous, OMP_NUM_THREADS=1",
                  [*msgmerge, "-o", str(folder / "p1.po"), *inputs], folder / "p1.po",
@@ -581,7 +589,7 @@ def print_agreement(results: list[Result], read: dict[Path, Contents]) -> None:
         quality_rows.append((result.scenario.name, "tolmach update", pick_quality(our_picks)))
         if theirs is None or theirs.kept is None:
             print(f"| {result.scenario.name} | {len(result.scenario.origins):,} "
-                  "| (msgmerge stopped) | | | | | | | |")
+                  f"| (msgmerge {'not run' if theirs is None else 'stopped'}) | | | | | | | |")
             continue
         their_picks = read[theirs.kept].picks
         quality_rows.append((result.scenario.name, "msgmerge --previous",
@@ -636,7 +644,8 @@ def run_scenario(
     return Result(
         scenario,
         compare_paired(
-            edited, tools_for(edited, fuzzy=True, one_thread=options.one_thread),
+            edited,
+            tools_for(edited, fuzzy=True, one_thread=options.one_thread, previous=options.previous),
             runs, timeout, single,
         ),
         compare_paired(unchanged, tools_for(unchanged, fuzzy=False), runs, timeout, single),
@@ -656,6 +665,8 @@ def main() -> int:
                         help="a tool whose first run took longer runs only once (default 120)")
     parser.add_argument("--no-one-thread", dest="one_thread", action="store_false",
                         help="skip the msgmerge --previous run with OMP_NUM_THREADS=1")
+    parser.add_argument("--no-previous", dest="previous", action="store_false",
+                        help="skip msgmerge --previous (minutes on the large catalogs)")
     parser.add_argument("--only", action="append", default=[],
                         help="run only the catalogs whose name contains this (repeatable)")
     parser.add_argument("--data", type=Path, help="the shared data folder (default: ../shared/data)")

@@ -7,7 +7,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from strategies import ROBUST
 
-from tolmach.catalog.linebreak import break_lines, break_opportunities, wrap
+from tolmach.catalog.linebreak import break_lines, break_opportunities, fits_unbroken, wrap
 from tolmach.catalog.pofile import _escape
 
 # Letters, digits, spaces (runs of them too) and the characters whose classes make or
@@ -32,6 +32,16 @@ def test_wrap_breaks_where_break_lines_does(raw: str, width: int, start: int, fi
     text = _escape(raw)
     exclude = len(text) - 2 if final else None
     assert wrap(text, width, start, exclude) == reference(text, width, start, exclude)
+
+
+@ROBUST
+@given(_TEXTS, st.integers(1, 90), st.sampled_from([0, 6, 13]), st.booleans())
+def test_fits_unbroken_says_whether_wrap_breaks_nothing(
+    raw: str, width: int, start: int, final: bool
+):
+    text = _escape(raw)
+    exclude = len(text) - 2 if final else None
+    assert fits_unbroken(text, width, start, exclude) == (wrap(text, width, start, exclude) == [])
 
 
 def test_wrap_on_long_russian_sentences_and_words_too_long_for_a_line():

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import difflib
+import hashlib
 import json
 import re
 import uuid
@@ -19,7 +20,8 @@ from pathlib import Path
 import polib
 
 from tolmach.catalog.merge import UpdateSummary, summarize_update, update_catalog
-from tolmach.catalog.pofile import CatalogError, format_po, read_po
+from tolmach.catalog.pofile import CatalogError, KnownLines, format_po, read_po
+from tolmach.catalog.poreader import no_garbage_collection
 from tolmach.catalog.status import CatalogStats, catalog_stats, entry_lines, translations_of
 from tolmach.catalog.template import extract_template
 from tolmach.config import (
@@ -37,7 +39,14 @@ from tolmach.config import (
     pattern_root,
     validate_locale,
 )
-from tolmach.fileio import LinkGuard, SourceError, read_source, relative_to_root, write_atomic
+from tolmach.fileio import (
+    LinkGuard,
+    SourceError,
+    read_source,
+    relative_to_root,
+    write_atomic,
+    write_cache_file,
+)
 from tolmach.jobs.cache import ResultCache, content_digest, environment_digest, key_of
 from tolmach.jobs.executor import RunOptions
 from tolmach.jobs.units import Fresh, Unit, run_units
@@ -60,6 +69,8 @@ _SOURCE_REFUSED = "not read (allow-outside-sources = true in [tool.tolmach] woul
 _NOT_FOLLOWED = "nothing is read or written through it"
 _UNREFERABLE_RE = re.compile(r"[\s\x00-\x1f\x7f]")  # a ``#:`` reference cannot hold these
 _IN_PROCESS = RunOptions()  # a step's default run: this process, the cache used
+#: Per catalog, the digests of the string lines ``update`` last wrote (KnownLines).
+_KNOWN_LINES = Path(".tolmach-cache") / "catalog-lines"
 
 
 class LocaleError(ValueError):
@@ -120,6 +131,8 @@ class Project:
         self._probes: list | None = None  # answers noted while a unit of work runs
         self._open_memory = None
         self._parsed_templates: dict[str, polib.POFile] = {}  # update: read once, merged once
+        # update: the lines of untranslated entries, made once per template (KnownLines)
+        self._untranslated_lines: tuple[polib.POFile | None, dict] = (None, {})
         self._paths: dict[tuple, Path] = {}  # see _remembered
         self._links = LinkGuard()  # where the project's files really are, folder by folder
 
@@ -500,39 +513,77 @@ class Project:
     ) -> tuple[StepResult, str]:
         """Merge one catalog; the result and the digest of the catalog's bytes now."""
         path = self.catalog_path(locale, doc.name)
-        old = read_po(path) if path.is_file() else None
-        merged = update_catalog(
-            template,
-            old,
-            locale,
-            fuzzy_threshold=self.config.fuzzy_threshold,
-            memory=memory,
-            document=doc.name,
-            keep_obsolete=keep,
-        )
-        self._refresh_glossary_comments(merged, locale, doc.name)
-        written, digest = self._write_catalog(merged, path, staged=True)
-        summary = summarize_update(old, merged)
-        from tolmach.memory.store import reviewed_translations
+        with no_garbage_collection():  # tens of thousands of objects, no cycles
+            old = read_po(path, keep_text=True) if path.is_file() else None
+            merged = update_catalog(
+                template,
+                old,
+                locale,
+                fuzzy_threshold=self.config.fuzzy_threshold,
+                memory=memory,
+                document=doc.name,
+                keep_obsolete=keep,
+            )
+            self._refresh_glossary_comments(merged, locale, doc.name)
+            known = self._known_lines(path, template)
+            written, digest = self._write_catalog(merged, path, known, staged=True)
+            self._remember_lines(path, known)
+            summary = summarize_update(old, merged)
+            from tolmach.memory.store import reviewed_translations
 
-        kept = reviewed_translations(old or ()) == reviewed_translations(merged)
+            kept = reviewed_translations(old or ()) == reviewed_translations(merged)
+            stats = catalog_stats(merged)
         result = StepResult(
-            path, written, locale, doc.name, catalog_stats(merged), summary, created=old is None,
+            path, written, locale, doc.name, stats, summary, created=old is None,
             reviewed_kept=kept,
         )
         return result, digest
 
     def _write_catalog(
-        self, po: polib.POFile, path: Path, *, regenerable: bool = False, staged: bool = False
+        self,
+        po: polib.POFile,
+        path: Path,
+        known: KnownLines | None = None,
+        *,
+        regenerable: bool = False,
+        staged: bool = False,
     ) -> tuple[bool, str]:
         """Write a template or catalog as ``write_po`` does; whether the bytes changed, and
-        their digest. A template is ``regenerable``; a merged catalog is ``staged``, put in
-        place with the rest of its batch (see ``write_atomic``)."""
+        their digest. ``known``: string lines that may be copied as read (KnownLines). A
+        template is ``regenerable``; a merged catalog is ``staged``, put in place with the
+        rest of its batch (see ``write_atomic``)."""
         try:
-            text = format_po(po, self.config.po_width)
+            text = format_po(po, self.config.po_width, known)
         except ValueError as error:
             raise CatalogError(path, None, str(error)) from None
         return write_atomic(path, text, regenerable=regenerable, staged=staged), content_digest(text)
+
+    def _known_lines_file(self, path: Path) -> Path:
+        name = hashlib.blake2b(self.shown(path).encode("utf-8", "surrogatepass"), digest_size=16)
+        return self.root / _KNOWN_LINES / name.hexdigest()
+
+    def _known_lines(self, path: Path, template: polib.POFile) -> KnownLines:
+        """What ``update`` wrote in this catalog last time, if this tolmach with these
+        settings wrote it (the digests say nothing about other formats); the lines of
+        untranslated entries are made once for the catalogs of one template."""
+        if self._untranslated_lines[0] is not template:
+            self._untranslated_lines = (template, {})
+        untranslated = self._untranslated_lines[1]
+        try:
+            data = self._known_lines_file(path).read_bytes()
+        except OSError:
+            data = b""
+        stamp = self.cache_version.encode() + b"\n"
+        known = KnownLines.from_bytes(data[len(stamp) :]) if data.startswith(stamp) else KnownLines()
+        known.untranslated = untranslated
+        return known
+
+    def _remember_lines(self, path: Path, known: KnownLines) -> None:
+        """Keep the digests of the catalog's string lines for the next update (only a
+        cache: a project where it cannot be written just copies nothing)."""
+        if known.written != known.known:
+            stamp = self.cache_version.encode() + b"\n"
+            write_cache_file(self._known_lines_file(path), stamp + known.to_bytes())
 
     def name_of(self, source: Path) -> str:
         """The catalog name of a file: the project's name for one of its documents, else

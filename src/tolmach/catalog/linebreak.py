@@ -14,7 +14,7 @@ import re
 import unicodedata
 from functools import lru_cache
 
-__all__ = ["break_lines", "break_opportunities", "wrap"]
+__all__ = ["break_lines", "break_opportunities", "fits_unbroken", "wrap"]
 
 # Line break classes of UAX #14 as libunistring resolves them (AI and XX as AL,
 # CJ as NS).  _PAIRS[before][after] says whether a line may break between two
@@ -103,7 +103,7 @@ def _column_width(char: str) -> int:
     return 2 if unicodedata.east_asian_width(char) in ("W", "F") else 1
 
 
-_NARROW = re.compile("[ -~\u00a0-\u00ac\u00ae-\u02ff\u0370-\u0482\u048a-\u052f\u2010-\u2027]*")
+_NARROW = re.compile("[ -~\u00a0-\u00ac\u00ae-\u02ff\u0370-\u0482\u048a-\u052f\u1e00-\u1eff\u2010-\u2027]*")
 
 
 @lru_cache(maxsize=4)
@@ -203,6 +203,20 @@ def wrap(text: str, width: int, start: int = 0, exclude: int | None = None) -> l
         breaks.append(cut)
         line_start, line_column = cut, columns[cut] if columns else cut
     return breaks
+
+
+def fits_unbroken(text: str, width: int, start: int = 0, exclude: int | None = None) -> bool:
+    """Whether :func:`wrap` would leave ``text`` on one line (``wrap(...) == []``), decided
+    from the first line alone: it fits, or nothing lets it break."""
+    columns = _column_offsets(text)
+    end = len(text)
+    room = width - start
+    if (columns[end] if columns else end) <= room:
+        return True
+    last = bisect.bisect_right(columns, room) - 1 if columns else min(room, end)
+    if _last_opportunity(text, last, 0, exclude) is not None:
+        return False
+    return _first_opportunity(text, 0, exclude) is None
 
 
 def _last_opportunity(text: str, last: int, after: int, exclude: int | None) -> int | None:

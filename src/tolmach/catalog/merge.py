@@ -43,6 +43,7 @@ from babel import Locale
 from babel.messages.plurals import get_plural
 from rapidfuzz import fuzz
 
+from tolmach.catalog.poreader import carry_text, no_garbage_collection
 from tolmach.catalog.similarity import FuzzyIndex
 from tolmach.catalog.status import MEMORY_NOTE, is_memory_suggestion
 from tolmach.catalog.template import GENERATOR
@@ -51,6 +52,7 @@ from tolmach.catalog.waivers import flags_as_comment, pin_waivers
 FUZZY_NOTE = "fuzzy match: "
 _MEMORY_ORIGIN = "memory: "
 _NOTES = (FUZZY_NOTE, MEMORY_NOTE)
+_NEW_ENTRY = polib.POEntry.__new__
 
 
 @dataclass(frozen=True)
@@ -189,6 +191,18 @@ def merge_catalog(
     document: str | None = None,
 ) -> polib.POFile:
     """Bring a catalog up to date with its template; see the module docstring."""
+    with no_garbage_collection():
+        return _merge(old, template, threshold, memory, locale, document)
+
+
+def _merge(
+    old: polib.POFile | None,
+    template: polib.POFile,
+    threshold: float,
+    memory: MemoryLookup | None,
+    locale: str | None,
+    document: str | None,
+) -> polib.POFile:
     old_entries = list(old) if old is not None else []
     result = _empty_like(old if old is not None else template)
     plurals = _plural_count(result)
@@ -250,18 +264,32 @@ def _plural_count(po: polib.POFile) -> int:
 
 
 def _from_template(wanted: polib.POEntry) -> polib.POEntry:
-    """A fresh entry with everything the template decides."""
-    return polib.POEntry(
-        msgctxt=wanted.msgctxt,
+    """A fresh entry with everything the template decides (attributes set as
+    ``POEntry(...)`` sets them, without its keyword-argument constructor)."""
+    made = _NEW_ENTRY(polib.POEntry)
+    made.__dict__.update(
         msgid=wanted.msgid,
+        msgstr="",
         msgid_plural=wanted.msgid_plural,
-        occurrences=list(wanted.occurrences),
+        msgstr_plural={},
+        msgctxt=wanted.msgctxt,
+        obsolete=False,
+        encoding=polib.default_encoding,
         comment=_without_fuzzy_note(wanted.comment),
+        tcomment="",
+        occurrences=list(wanted.occurrences),
         flags=[flag for flag in wanted.flags if flag != "fuzzy"],
+        previous_msgctxt=None,
+        previous_msgid=None,
+        previous_msgid_plural=None,
+        linenum=None,
     )
+    return made
 
 
 def _without_fuzzy_note(comment: str) -> str:
+    if not any(note in comment for note in _NOTES):
+        return comment
     return "\n".join(line for line in comment.split("\n") if not line.startswith(_NOTES))
 
 
@@ -288,6 +316,7 @@ def _carry_exact(merged: polib.POEntry, old: polib.POEntry, plurals: int) -> Non
     """Keep the old translation; it stays fuzzy only if it was fuzzy."""
     _carry_notes(merged, old)
     _copy_translation(merged, old, plurals)
+    carry_text(merged, old)
     changed_plural = bool(merged.msgid_plural) != bool(old.msgid_plural) or (
         merged.msgid_plural and merged.msgid_plural != old.msgid_plural
     )
@@ -361,6 +390,7 @@ def _obsolete(entry: polib.POEntry) -> polib.POEntry:
         previous_msgid=entry.previous_msgid,
         previous_msgid_plural=entry.previous_msgid_plural,
     )
+    carry_text(kept, entry)
     return kept
 
 

@@ -11,23 +11,26 @@ followed by continuation lines, broken where :mod:`tolmach.catalog.linebreak` al
 
 from __future__ import annotations
 
+import hashlib
 import itertools
 import re
 from pathlib import Path
 
 import polib
 
-from tolmach.catalog.linebreak import wrap
+from tolmach.catalog.linebreak import fits_unbroken, wrap
 from tolmach.catalog.poreader import (
     DEFAULT_WIDTH,
     RESERVED,
     RESERVED_PROBLEMS,
     CatalogError,
     read_po,
+    string_values,
+    written_text,
 )
 from tolmach.fileio import write_atomic
 
-__all__ = ["DEFAULT_WIDTH", "CatalogError", "format_po", "read_po", "write_po"]
+__all__ = ["DEFAULT_WIDTH", "CatalogError", "KnownLines", "format_po", "read_po", "write_po"]
 
 
 def _escape(text: str) -> str:
@@ -45,18 +48,58 @@ _ESCAPE_OUT = str.maketrans(
 # ---------------------------------------------------------------- formatting
 
 
-def format_po(po: polib.POFile, width: int = DEFAULT_WIDTH) -> str:
+def format_po(po: polib.POFile, width: int = DEFAULT_WIDTH, known: KnownLines | None = None) -> str:
     """Serialize a catalog byte for byte as GNU msgcat would (``width=0``: ``--no-wrap``).
 
     Obsolete entries go last, each part of an entry in gettext's order; like
     gettext, an obsolete entry without translation is dropped, it carries nothing.
+    With ``known``, string lines that were read (``read_po(keep_text=True)``) and are
+    known to be written this way are copied instead of wrapped again, and ``known``
+    learns the lines of this catalog.
     """
     blocks = [_format_header(po, width)]
-    blocks += [_format_entry(entry, width) for entry in po if not entry.obsolete]
+    blocks += [_format_entry(entry, width, known) for entry in po if not entry.obsolete]
     blocks += [
-        _format_entry(entry, width) for entry in po if entry.obsolete and _first_msgstr(entry)
+        _format_entry(entry, width, known)
+        for entry in po
+        if entry.obsolete and _first_msgstr(entry)
     ]
     return "\n".join(block for block in blocks if block)
+
+
+class KnownLines:
+    """Digests of string lines (msgctxt to msgstr) that :func:`format_po` wrote, so that
+    lines read back unchanged can be copied: wrapping is most of the cost of writing.
+
+    A digest covers the lines and the width they were wrapped for, and the lines say
+    their values, so a known digest means the lines are what formatting their values
+    gives. ``known``: from earlier writes; ``written``: the lines of this catalog.
+    ``untranslated``, shared by the catalogs of one template in several locales, keeps
+    the lines made for untranslated entries, which are the same in each of them.
+    """
+
+    def __init__(
+        self,
+        known: set[bytes] | frozenset[bytes] = frozenset(),
+        untranslated: dict[tuple, str] | None = None,
+    ) -> None:
+        self.known = known
+        self.written: set[bytes] = set()
+        self.copied = 0
+        self.untranslated = untranslated
+
+    @staticmethod
+    def digest(width: int, lines: str) -> bytes:
+        data = f"{width}\n{lines}".encode("utf-8", "surrogatepass")
+        return hashlib.blake2b(data, digest_size=16).digest()
+
+    @classmethod
+    def from_bytes(cls, data: bytes) -> KnownLines:
+        return cls({data[i : i + 16] for i in range(0, len(data) - len(data) % 16, 16)})
+
+    def to_bytes(self) -> bytes:
+        """What this catalog's lines are known by, in a stable order."""
+        return b"".join(sorted(self.written))
 
 
 def _first_msgstr(entry: polib.POEntry) -> str:
@@ -80,7 +123,7 @@ def _format_header(po: polib.POFile, width: int) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _format_entry(entry: polib.POEntry, width: int) -> str:
+def _format_entry(entry: polib.POEntry, width: int, known: KnownLines | None = None) -> str:
     """One entry with its comments, previous ids and strings."""
     lines = (
         [_comment_line("#", text) for text in entry.tcomment.split("\n")] if entry.tcomment else []
@@ -100,7 +143,37 @@ def _format_entry(entry: polib.POEntry, width: int) -> str:
         value = getattr(entry, "previous_" + field, None)
         if value is not None:
             lines += _string_lines((marker or "#") + "| ", field, value, width)
+    strings = _strings_of(entry, width, known)
+    return "\n".join(lines) + "\n" + strings if lines else strings
+
+
+def _strings_of(entry: polib.POEntry, width: int, known: KnownLines | None) -> str:
+    """The msgctxt..msgstr lines of an entry: copied when read so and known, else made."""
+    if known is not None:
+        written = written_text(entry)
+        if written is not None:
+            digest = known.digest(width, written)
+            if digest in known.known:
+                known.written.add(digest)
+                known.copied += 1
+                return written
+    if known is None:
+        return _format_strings(entry, width)
+    memo = known.untranslated
+    if memo is None or entry.msgstr or any(entry.msgstr_plural.values()):
+        strings = _format_strings(entry, width)
+    else:
+        key = (width, string_values(entry))
+        strings = memo.get(key)
+        if strings is None:
+            strings = memo[key] = _format_strings(entry, width)
+    known.written.add(known.digest(width, strings))
+    return strings
+
+
+def _format_strings(entry: polib.POEntry, width: int) -> str:
     prefix = "#~ " if entry.obsolete else ""
+    lines = []
     if entry.msgctxt is not None:
         lines += _string_lines(prefix, "msgctxt", entry.msgctxt, width)
     lines += _string_lines(prefix, "msgid", entry.msgid, width)
@@ -152,7 +225,7 @@ def _string_lines(prefix: str, keyword: str, value: str, width: int) -> list[str
     lines = [f'{prefix}{keyword} ""']
     for portion, text in zip(portions, texts, strict=True):
         final = len(text) - 2 if portion.endswith("\n") else None  # never break before it
-        if len(texts) == 1 and not wrap(text, limit, len(keyword) + 1, final):
+        if len(texts) == 1 and fits_unbroken(text, limit, len(keyword) + 1, final):
             return [f'{prefix}{keyword} "{text}"']
         cuts = [0, *wrap(text, limit, 0, final), len(text)]
         lines += [f'{prefix}"{text[a:b]}"' for a, b in itertools.pairwise(cuts)]

@@ -26,8 +26,12 @@ __all__ = [
     "RESERVED",
     "RESERVED_PROBLEMS",
     "CatalogError",
+    "carry_text",
+    "no_garbage_collection",
     "parse_catalog",
     "read_po",
+    "string_values",
+    "written_text",
 ]
 
 DEFAULT_WIDTH = 79
@@ -97,31 +101,72 @@ _PLURAL_FORM = re.compile(rf"(?:#~ )?msgstr\[(\d+)\] ({_Q}\n(?:(?:#~ )?{_Q}\n)*)
 _NEW_POENTRY = polib.POEntry.__new__
 
 
-def read_po(path: Path) -> polib.POFile:
-    """Parse a UTF-8 catalog into polib objects; refuse broken ones at the bad line."""
+#: Where an entry read with ``keep_text`` keeps the lines of its strings as they were
+#: written, and the values they held (:func:`written_text`).
+_WRITTEN = "tolmach_written"
+
+
+def read_po(path: Path, *, keep_text: bool = False) -> polib.POFile:
+    """Parse a UTF-8 catalog into polib objects; refuse broken ones at the bad line.
+
+    ``keep_text`` keeps, on each entry the fast path read, the lines of its strings as
+    written, so that a writer can copy them when nothing changed (:func:`written_text`).
+    """
     path = Path(path)
     try:
         data = path.read_bytes()
     except OSError as error:
         raise CatalogError(path, None, f"cannot read: {error.strerror or error}") from error
     count_work("parse")
-    return parse_catalog(_decode_catalog(data, path), path)
+    return parse_catalog(_decode_catalog(data, path), path, keep_text=keep_text)
 
 
-def parse_catalog(text: str, path: Path | str, *, shortcut: bool = True) -> polib.POFile:
+def parse_catalog(
+    text: str, path: Path | str, *, shortcut: bool = True, keep_text: bool = False
+) -> polib.POFile:
     """A catalog from its text; ``path`` names it in errors. ``shortcut=False`` reads
     every line with the line reader (the tests compare the two)."""
     po = polib.POFile(wrapwidth=DEFAULT_WIDTH)
     po.fpath = str(path)
-    with _no_garbage_collection():
-        _Reader(po, Path(path)).read(text, shortcut)
+    with no_garbage_collection():
+        _Reader(po, Path(path), keep_text).read(text, shortcut)
     return po
 
 
+def string_values(entry: polib.POEntry) -> tuple:
+    """What an entry's string lines say: context, ids, translations, obsolete or not."""
+    plural = entry.msgstr_plural
+    return (
+        entry.msgctxt,
+        entry.msgid,
+        entry.msgid_plural,
+        entry.msgstr,
+        tuple(sorted(plural.items())) if plural else (),
+        entry.obsolete,
+    )
+
+
+def written_text(entry: polib.POEntry) -> str | None:
+    """The msgctxt..msgstr lines of ``entry`` as they stood in the file it was read from
+    (with ``keep_text``), if its strings are still what those lines say; else None."""
+    kept = entry.__dict__.get(_WRITTEN)
+    if kept is None or kept[1] != string_values(entry):
+        return None
+    return kept[0]
+
+
+def carry_text(target: polib.POEntry, source: polib.POEntry) -> None:
+    """Let ``target`` reuse the written lines of ``source`` (checked again when used)."""
+    kept = source.__dict__.get(_WRITTEN)
+    if kept is not None:
+        target.__dict__[_WRITTEN] = kept
+
+
 @contextlib.contextmanager
-def _no_garbage_collection() -> Iterator[None]:
-    """Reading makes tens of thousands of objects and no reference cycle: the cycle
-    collector, run again and again as they are made, would only cost time."""
+def no_garbage_collection() -> Iterator[None]:
+    """Reading (and merging, writing) makes tens of thousands of objects and no reference
+    cycle: the cycle collector, run again and again as they are made, would only cost
+    time."""
     enabled = gc.isenabled()
     gc.disable()
     try:
@@ -175,8 +220,8 @@ def _joined(block: str, prefix: str) -> str:
 class _Reader:
     """Builds polib entries from the checked lines of a catalog, one pass."""
 
-    def __init__(self, po: polib.POFile, path: Path) -> None:
-        self.po, self.path = po, path
+    def __init__(self, po: polib.POFile, path: Path, keep_text: bool = False) -> None:
+        self.po, self.path, self.keep_text = po, path, keep_text
         self.seen: dict[tuple[bool, str | None, str], int] = {}
         self.entry: dict = {}
         self.field = ""  # the string field that a "..." line continues
@@ -240,7 +285,13 @@ class _Reader:
         if entry["msgid"] == "" and "msgctxt" not in entry and not obsolete:
             self.read_header(entry)
         else:
-            self.po.append(self.make_entry(entry))
+            made = self.make_entry(entry)
+            if self.keep_text:
+                first = match.start("msgctxt" if entry.get("msgctxt") is not None else "msgid")
+                begin = text.rfind("\n", 0, first) + 1
+                end = match.end("msgstr" if forms is None else "plural")
+                made.__dict__[_WRITTEN] = (text[begin:end], string_values(made))
+            self.po.append(made)
         return True
 
     def head(self, lines: list[str]) -> None:
