@@ -338,7 +338,7 @@ def test_publish_command_writes_the_site_and_reports(tmp_path):
         ctx.obj = AppState(root=tmp_path)
 
     root.add_command(publish)
-    result = CliRunner().invoke(root, ["publish", "-l", "de"])
+    result = CliRunner().invoke(root, ["publish", "-l", "de", "-q"])  # no summary line, however long it takes
     assert result.exit_code == 0, result.output
     lines = result.output.splitlines()
     assert lines[0].startswith("output/site: ") and lines[1] == "  published: ru 2, en 2"
