@@ -18,15 +18,13 @@ PACKAGE = Path(__file__).resolve().parents[1] / "src" / "tolmach"
 
 #: (module, function, call) → why it may bypass write_atomic.
 ALLOWED = {
-    ("fileio.py", "_replace_with", "tempfile.mkstemp"): "the atomic writer's temporary file",
-    ("fileio.py", "_replace_with", "os.fdopen"): "the atomic writer fills its temporary file",
+    ("fileio.py", "_write_aside", "tempfile.mkstemp"): "the atomic writer's temporary file",
+    ("fileio.py", "_write_aside", "os.fdopen"): "the atomic writer fills its temporary file",
     ("fileio.py", "_replace_with", "os.replace"): "the atomic writer's rename",
     ("fileio.py", "move_into_place", "os.replace"): (
         "a file the atomic writer wrote aside is renamed into place (publish keeps reviewer "
         "pages aside until nothing can stop it)"
     ),
-    ("fileio.py", "_stage", "tempfile.mkstemp"): "a staged file's temporary file",
-    ("fileio.py", "_stage", "os.fdopen"): "a staged file's temporary file is filled",
     ("fileio.py", "_commit", "os.replace"): "staged files are renamed into place once flushed",
     ("fileio.py", "_flush_one", "os.open"): "opened read-only, to flush a written file to disk",
     ("fileio.py", "_open_lock_file", "os.open"): "the lock file: its bytes never matter",

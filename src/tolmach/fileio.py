@@ -216,15 +216,21 @@ def flushed_at_end() -> Iterator[None]:
 
 
 def _flush(paths: list[Path]) -> None:
-    """Flush ``paths`` to disk, several at once; the first failure as a WriteError."""
-    if not paths:
-        return
-    unique = list(dict.fromkeys(paths))
-    with ThreadPoolExecutor(min(_FLUSH_THREADS, len(unique))) as pool:
-        failures = [f for f in pool.map(_flush_one, unique) if f is not None]
-    if failures:
-        path, exc = failures[0]
+    """Flush ``paths`` to disk; the first failure as a WriteError."""
+    failure = _flush_all(paths)
+    if failure is not None:
+        path, exc = failure
         raise write_error(path, exc, "it was written, but may not be whole on disk")
+
+
+def _flush_all(paths: list[Path]) -> tuple[Path, OSError] | None:
+    """Flush ``paths`` to disk from a few threads at once (the file system commits them
+    together); the first failure, if any."""
+    unique = list(dict.fromkeys(paths))
+    if not unique:
+        return None
+    with ThreadPoolExecutor(min(_FLUSH_THREADS, len(unique))) as pool:
+        return next((f for f in pool.map(_flush_one, unique) if f is not None), None)
 
 
 def _flush_one(path: Path) -> tuple[Path, OSError] | None:
@@ -278,37 +284,20 @@ def staged_writes() -> Iterator[None]:
 
 def _stage(path: Path, data: bytes, staged: list[tuple[Path, Path]]) -> bool:
     """Write ``data`` aside for ``path`` unless ``path`` holds it already."""
-    try:
-        if path.read_bytes() == data:
-            return False
-        mode = stat.S_IMODE(path.stat().st_mode)
-    except FileNotFoundError:
-        mode = 0o644
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name[:_TEMP_NAME_ROOM]}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-        os.chmod(tmp, mode)
-    except BaseException:
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(tmp)
-        raise
-    staged.append((Path(tmp), path))
+    temporary = _write_aside(path, data, flush=False)
+    if temporary is None:
+        return False
+    staged.append((temporary, path))
     return True
 
 
 def _commit(staged: list[tuple[Path, Path]]) -> None:
     """Flush the files written aside, then rename each over its target; a failure
     before the renames leaves every target as it was."""
-    if not staged:
-        return
-    with ThreadPoolExecutor(min(_FLUSH_THREADS, len(staged))) as pool:
-        failures = [f for f in pool.map(_flush_one, [tmp for tmp, _ in staged]) if f is not None]
-    if failures:
-        temporary, exc = failures[0]
-        target = dict(staged)[temporary]
-        raise write_error(target, exc, "the file is as it was")
+    failure = _flush_all([temporary for temporary, _ in staged])
+    if failure is not None:
+        temporary, exc = failure
+        raise write_error(dict(staged)[temporary], exc, "the file is as it was")
     for position, (temporary, target) in enumerate(staged):
         try:
             os.replace(temporary, target)
@@ -332,31 +321,45 @@ def write_cache_file(path: Path, data: bytes) -> bool:
 def _replace_with(path: Path, data: bytes, durable: bool = True, deferred: bool = False) -> bool:
     """``deferred``: flushed at the end of the open :func:`flushed_at_end` scope instead
     of before the rename."""
+    temporary = _write_aside(path, data, flush=durable and not deferred)
+    if temporary is None:
+        return False
+    try:
+        os.replace(temporary, path)
+    except BaseException:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(temporary)
+        raise
+    if durable and deferred:
+        _FLUSH_SCOPE[1].append(path)
+    return True
+
+
+def _write_aside(path: Path, data: bytes, *, flush: bool) -> Path | None:
+    """A temporary file beside ``path`` holding ``data`` with ``path``'s permissions
+    (``flush``: on disk before this returns); None when ``path`` holds ``data`` already.
+    Nothing is left behind when writing it fails."""
     try:
         if path.read_bytes() == data:
-            return False
+            return None
         mode = stat.S_IMODE(path.stat().st_mode)
     except FileNotFoundError:
         mode = 0o644
     path.parent.mkdir(parents=True, exist_ok=True)
     # a long name keeps room for the random part: the temporary name must fit too
-    prefix = f".{path.name[:_TEMP_NAME_ROOM]}."
-    fd, tmp = tempfile.mkstemp(prefix=prefix, suffix=".tmp", dir=path.parent)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name[:_TEMP_NAME_ROOM]}.", suffix=".tmp", dir=path.parent)
     try:
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
-            handle.flush()
-            if durable and not deferred:
+            if flush:
+                handle.flush()
                 os.fsync(handle.fileno())
         os.chmod(tmp, mode)
-        os.replace(tmp, path)
-        if durable and deferred:
-            _FLUSH_SCOPE[1].append(path)
     except BaseException:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(tmp)
         raise
-    return True
+    return Path(tmp)
 
 
 def write_error(path: Path | str, exc: OSError, outcome: str) -> WriteError:
