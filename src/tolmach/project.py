@@ -71,6 +71,7 @@ _UNREFERABLE_RE = re.compile(r"[\s\x00-\x1f\x7f]")  # a ``#:`` reference cannot 
 _IN_PROCESS = RunOptions()  # a step's default run: this process, the cache used
 #: Per catalog, the digests of the string lines ``update`` last wrote (KnownLines).
 _KNOWN_LINES = Path(".tolmach-cache") / "catalog-lines"
+_PARSED_TEMPLATES = Path(".tolmach-cache") / "templates"
 
 
 class LocaleError(ValueError):
@@ -501,7 +502,10 @@ class Project:
         path = self.template_path(name)
         if not path.is_file():
             raise CatalogError(self.shown(path), None, "template missing; run `tolmach extract` first")
-        return read_po(path)
+        from tolmach.catalog.parsed import ParsedTemplates
+
+        kept = ParsedTemplates(self.root / _PARSED_TEMPLATES, self.cache_version)
+        return kept.read(path, self.shown(path), read_po)
 
     def _memory(self):
         from tolmach.memory.store import project_memory
@@ -512,6 +516,8 @@ class Project:
         self, doc: SourceDocument, template: polib.POFile, locale: str, memory, keep: bool
     ) -> tuple[StepResult, str]:
         """Merge one catalog; the result and the digest of the catalog's bytes now."""
+        from tolmach.catalog.parsed import word_counts
+
         path = self.catalog_path(locale, doc.name)
         with no_garbage_collection():  # tens of thousands of objects, no cycles
             old = read_po(path, keep_text=True) if path.is_file() else None
@@ -532,7 +538,7 @@ class Project:
             from tolmach.memory.store import reviewed_translations
 
             kept = reviewed_translations(old or ()) == reviewed_translations(merged)
-            stats = catalog_stats(merged)
+            stats = catalog_stats(merged, word_counts(template))
         result = StepResult(
             path, written, locale, doc.name, stats, summary, created=old is None,
             reviewed_kept=kept,
