@@ -502,10 +502,14 @@ class Project:
         path = self.template_path(name)
         if not path.is_file():
             raise CatalogError(self.shown(path), None, "template missing; run `tolmach extract` first")
+        return self.parsed_templates.read(path, self.shown(path), read_po)
+
+    @cached_property
+    def parsed_templates(self):
+        """Templates kept parsed between runs (:mod:`tolmach.catalog.parsed`)."""
         from tolmach.catalog.parsed import ParsedTemplates
 
-        kept = ParsedTemplates(self.root / _PARSED_TEMPLATES, self.cache_version)
-        return kept.read(path, self.shown(path), read_po)
+        return ParsedTemplates(self.root / _PARSED_TEMPLATES, self.cache_version)
 
     def _memory(self):
         from tolmach.memory.store import project_memory
@@ -1007,10 +1011,13 @@ class Project:
         return ResultCache(self.root, self.cache_version, scope=scope, trust=not run.force)
 
     def save_cache(self, cache: ResultCache | None) -> None:
-        """Keep what a step learned for the next run: its results and glossary matches."""
+        """Keep what a step learned for the next run: its results, glossary matches and
+        parsed templates."""
         if cache is not None:
             cache.save(doc.name for doc in self.documents)
         self.remember_glossary_matches()
+        if "parsed_templates" in self.__dict__:
+            self.parsed_templates.save()
 
     def selected(self, run: RunOptions) -> list[SourceDocument]:
         """The documents a run works on: all, or its shard's."""

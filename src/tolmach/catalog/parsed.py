@@ -43,15 +43,18 @@ def word_counts(po: polib.POFile) -> dict[str, int]:
 
 
 class ParsedTemplates:
-    """Parsed templates kept in ``folder``, one file per template path."""
+    """Parsed templates kept in ``folder``, one file per template path. Templates parsed
+    anew are recorded by :meth:`save`, when the command has done its work: a command that
+    fails leaves the project as it was, its cache included."""
 
     def __init__(self, folder: Path, version: str) -> None:
         self.folder = folder
         self.version = version
+        self.pending: list[tuple[Path, bytes, polib.POFile]] = []
 
     def read(self, path: Path, name: str, parse: Callable[[Path], polib.POFile]) -> polib.POFile:
         """The template at ``path`` (``name`` is its project-relative name), from the
-        record when it holds these bytes, else parsed by ``parse`` and recorded."""
+        record when it holds these bytes, else parsed by ``parse``."""
         try:
             data = path.read_bytes()
         except OSError:
@@ -68,8 +71,15 @@ class ParsedTemplates:
                 count_work("parse")
                 return po
         po = parse(path)
-        write_cache_file(record, stamp + _dump(po))
+        self.pending.append((record, stamp, po))
         return po
+
+    def save(self) -> None:
+        """Record the templates parsed anew (only a cache: one that cannot be written is
+        parsed again next time)."""
+        for record, stamp, po in self.pending:
+            write_cache_file(record, stamp + _dump(po))
+        self.pending.clear()
 
     def _stamp(self, data: bytes) -> bytes:
         content = hashlib.blake2b(data, digest_size=16).hexdigest()
