@@ -615,6 +615,9 @@ class Project:
         for entry in po:
             if entry.obsolete:
                 continue
+            if not entry.comment:  # most entries: no heading, no glossary line to drop
+                entry.comment = describe(entry.msgid, False) or ""
+                continue
             lines = [
                 ln for ln in entry.comment.split("\n") if ln and not ln.startswith(_GLOSSARY_PREFIX)
             ]
