@@ -129,14 +129,18 @@ def summarize_update(old: polib.POFile | None, merged: polib.POFile) -> UpdateSu
     """Count what :func:`update_catalog` did: new, fuzzy, obsolete and kept strings."""
     before = {(e.msgctxt, e.msgid): e for e in old or () if not e.obsolete}
     gone = {(e.msgctxt, e.msgid) for e in old or () if e.obsolete and _translated(e)}
-    live = [e for e in merged if not e.obsolete]
-    proposed_from = {
-        (e.previous_msgctxt, e.previous_msgid) for e in live if (e.msgctxt, e.msgid) not in before
-    }
     counts = {"new": 0, "fuzzy": 0, "kept": 0, "memory": 0}
-    for entry in live:
+    still, proposed_from = set(), set()
+    for entry in merged:
+        if entry.obsolete:
+            continue
         key = (entry.msgctxt, entry.msgid)
-        if key in before or (key in gone and _translated(entry)):
+        still.add(key)
+        if key in before:
+            counts["kept"] += 1
+            continue
+        proposed_from.add((entry.previous_msgctxt, entry.previous_msgid))
+        if key in gone and _translated(entry):
             counts["kept"] += 1
         elif is_memory_suggestion(entry):
             counts["new"] += 1
@@ -145,7 +149,6 @@ def summarize_update(old: polib.POFile | None, merged: polib.POFile) -> UpdateSu
             counts["fuzzy"] += 1
         else:
             counts["new"] += 1
-    still = {(e.msgctxt, e.msgid) for e in live}
     obsolete = sum(
         1
         for key, entry in before.items()
