@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import marshal
+import sys
 from collections.abc import Callable
 from pathlib import Path
 
@@ -45,7 +46,8 @@ def word_counts(po: polib.POFile) -> dict[str, int]:
 class ParsedTemplates:
     """Parsed templates kept in ``folder``, one file per template path. Templates parsed
     anew are recorded by :meth:`save`, when the command has done its work: a command that
-    fails leaves the project as it was, its cache included."""
+    fails leaves the project as it was, its cache included. Only the main process records
+    (``update`` parses there each template it merges, before its workers start)."""
 
     def __init__(self, folder: Path, version: str) -> None:
         self.folder = folder
@@ -71,7 +73,8 @@ class ParsedTemplates:
                 count_work("parse")
                 return po
         po = parse(path)
-        self.pending.append((record, stamp, po))
+        if not _in_worker():  # a worker's parses would pile up unsaved
+            self.pending.append((record, stamp, po))
         return po
 
     def save(self) -> None:
@@ -101,6 +104,12 @@ class ParsedTemplates:
         except (EOFError, ValueError, TypeError):
             return None
         return po
+
+
+def _in_worker() -> bool:
+    """A worker process of the run's executor (which loaded multiprocessing to start it)."""
+    started = sys.modules.get("multiprocessing")
+    return started is not None and started.parent_process() is not None
 
 
 def _entry(row: tuple) -> polib.POEntry:
