@@ -213,7 +213,7 @@ def _merge(
     for entry in old_entries:
         if entry.obsolete:  # revives when nothing live matches
             exact.setdefault((entry.msgctxt, entry.msgid), entry)
-    finder = _ProposalFinder(old_entries, threshold, {(e.msgctxt, e.msgid) for e in template})
+    finder = _ProposalFinder(old_entries, threshold, template)
     used: set[int] = set()
     for wanted in template:
         if wanted.obsolete or (wanted.msgid == "" and wanted.msgctxt is None):
@@ -425,19 +425,25 @@ class _ProposalFinder:
     """
 
     def __init__(
-        self, old_entries: list[polib.POEntry], threshold: float, staying: set[tuple]
+        self, old_entries: list[polib.POEntry], threshold: float, template: polib.POFile
     ) -> None:
         self.threshold = threshold
-        self.candidates = []
+        self.old_entries, self.template = old_entries, template
+        self.candidates: list[polib.POEntry] = []
         self.carried: dict[tuple, polib.POEntry] = {}
-        for entry in old_entries:
+        self._ready = False  # sorted out on first use: exact matches need none of it
+        self._index: FuzzyIndex | None = None
+
+    def _sort_out(self) -> None:
+        staying = {(e.msgctxt, e.msgid) for e in self.template}
+        for entry in self.old_entries:
             if not _translated(entry):
                 continue
             if "fuzzy" not in entry.flags or _key(entry) not in staying:
                 self.candidates.append(entry)
             elif entry.previous_msgid is not None:
                 self.carried.setdefault((entry.previous_msgctxt, entry.previous_msgid), entry)
-        self._index: FuzzyIndex | None = None
+        self._ready = True
 
     @property
     def index(self) -> FuzzyIndex:
@@ -447,6 +453,8 @@ class _ProposalFinder:
         return self._index
 
     def best(self, wanted: polib.POEntry) -> Proposal | None:
+        if not self._ready:
+            self._sort_out()
         carried = self.carried.get(_key(wanted))
         if carried is not None:
             return Proposal(fuzz.ratio(wanted.msgid, carried.msgid) / 100, "previous translation", carried)

@@ -320,11 +320,12 @@ class _Reader:
         for line in lines:
             kind = line[1:2]
             if kind == ":" and line[2:3] == " ":
-                entry.setdefault("occurrences", []).extend(
-                    (path, number) if path and number.isdigit() else (reference, "")
-                    for reference in line[3:].split()
-                    for path, _, number in (reference.rpartition(":"),)
-                )
+                found = entry.get("occurrences")
+                if found is None:
+                    found = entry["occurrences"] = []
+                for reference in line[3:].split():
+                    path, _, number = reference.rpartition(":")
+                    found.append((path, number) if path and number.isdigit() else (reference, ""))
             elif kind == "." and line[2:3] == " ":
                 entry.setdefault("comment", []).append(line[3:])
             else:
