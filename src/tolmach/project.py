@@ -73,6 +73,7 @@ _UNREFERABLE_RE = re.compile(r"[\s\x00-\x1f\x7f]")  # a ``#:`` reference cannot 
 _IN_PROCESS = RunOptions()  # a step's default run: this process, the cache used
 #: Per catalog, the digests of the string lines ``update`` last wrote (KnownLines).
 _KNOWN_LINES = Path(".tolmach-cache") / "catalog-lines"
+_PARSED_TEMPLATES = Path(".tolmach-cache") / "templates"
 
 
 class LocaleError(ValueError):
@@ -511,7 +512,14 @@ class Project:
         path = self.template_path(name)
         if not path.is_file():
             raise CatalogError(self.shown(path), None, "template missing; run `tolmach extract` first")
-        return read_po(path)
+        return self.parsed_templates.read(path, self.shown(path), read_po)
+
+    @cached_property
+    def parsed_templates(self):
+        """Templates kept parsed between runs (:mod:`tolmach.catalog.parsed`)."""
+        from tolmach.catalog.parsed import ParsedTemplates
+
+        return ParsedTemplates(self.root / _PARSED_TEMPLATES, self.cache_version)
 
     def _memory(self):
         from tolmach.memory.store import project_memory
@@ -523,6 +531,7 @@ class Project:
     ) -> tuple[StepResult, str]:
         """Merge one catalog; the result and the digest of the catalog's bytes now."""
         from tolmach.catalog.merge import summarize_update, update_catalog
+        from tolmach.catalog.parsed import word_counts
 
         path = self.catalog_path(locale, doc.name)
         with no_garbage_collection():  # tens of thousands of objects, no cycles
@@ -544,7 +553,7 @@ class Project:
             from tolmach.memory.store import reviewed_translations
 
             kept = reviewed_translations(old or ()) == reviewed_translations(merged)
-            stats = catalog_stats(merged)
+            stats = catalog_stats(merged, word_counts(template))
         result = StepResult(
             path, written, locale, doc.name, stats, summary, created=old is None,
             reviewed_kept=kept,
@@ -616,6 +625,9 @@ class Project:
             return
         for entry in po:
             if entry.obsolete:
+                continue
+            if not entry.comment:  # most entries: no heading, no glossary line to drop
+                entry.comment = describe(entry.msgid, False) or ""
                 continue
             lines = [
                 ln for ln in entry.comment.split("\n") if ln and not ln.startswith(_GLOSSARY_PREFIX)
@@ -1015,10 +1027,13 @@ class Project:
         return ResultCache(self.root, self.cache_version, scope=scope, trust=not run.force)
 
     def save_cache(self, cache: ResultCache | None) -> None:
-        """Keep what a step learned for the next run: its results and glossary matches."""
+        """Keep what a step learned for the next run: its results, glossary matches and
+        parsed templates."""
         if cache is not None:
             cache.save(doc.name for doc in self.documents)
         self.remember_glossary_matches()
+        if "parsed_templates" in self.__dict__:
+            self.parsed_templates.save()
 
     def selected(self, run: RunOptions) -> list[SourceDocument]:
         """The documents a run works on: all, or its shard's."""

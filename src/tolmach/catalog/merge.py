@@ -129,14 +129,18 @@ def summarize_update(old: polib.POFile | None, merged: polib.POFile) -> UpdateSu
     """Count what :func:`update_catalog` did: new, fuzzy, obsolete and kept strings."""
     before = {(e.msgctxt, e.msgid): e for e in old or () if not e.obsolete}
     gone = {(e.msgctxt, e.msgid) for e in old or () if e.obsolete and _translated(e)}
-    live = [e for e in merged if not e.obsolete]
-    proposed_from = {
-        (e.previous_msgctxt, e.previous_msgid) for e in live if (e.msgctxt, e.msgid) not in before
-    }
     counts = {"new": 0, "fuzzy": 0, "kept": 0, "memory": 0}
-    for entry in live:
+    still, proposed_from = set(), set()
+    for entry in merged:
+        if entry.obsolete:
+            continue
         key = (entry.msgctxt, entry.msgid)
-        if key in before or (key in gone and _translated(entry)):
+        still.add(key)
+        if key in before:
+            counts["kept"] += 1
+            continue
+        proposed_from.add((entry.previous_msgctxt, entry.previous_msgid))
+        if key in gone and _translated(entry):
             counts["kept"] += 1
         elif is_memory_suggestion(entry):
             counts["new"] += 1
@@ -145,7 +149,6 @@ def summarize_update(old: polib.POFile | None, merged: polib.POFile) -> UpdateSu
             counts["fuzzy"] += 1
         else:
             counts["new"] += 1
-    still = {(e.msgctxt, e.msgid) for e in live}
     obsolete = sum(
         1
         for key, entry in before.items()
@@ -210,7 +213,7 @@ def _merge(
     for entry in old_entries:
         if entry.obsolete:  # revives when nothing live matches
             exact.setdefault((entry.msgctxt, entry.msgid), entry)
-    finder = _ProposalFinder(old_entries, threshold, {(e.msgctxt, e.msgid) for e in template})
+    finder = _ProposalFinder(old_entries, threshold, template)
     used: set[int] = set()
     for wanted in template:
         if wanted.obsolete or (wanted.msgid == "" and wanted.msgctxt is None):
@@ -422,19 +425,25 @@ class _ProposalFinder:
     """
 
     def __init__(
-        self, old_entries: list[polib.POEntry], threshold: float, staying: set[tuple]
+        self, old_entries: list[polib.POEntry], threshold: float, template: polib.POFile
     ) -> None:
         self.threshold = threshold
-        self.candidates = []
+        self.old_entries, self.template = old_entries, template
+        self.candidates: list[polib.POEntry] = []
         self.carried: dict[tuple, polib.POEntry] = {}
-        for entry in old_entries:
+        self._ready = False  # sorted out on first use: exact matches need none of it
+        self._index: FuzzyIndex | None = None
+
+    def _sort_out(self) -> None:
+        staying = {(e.msgctxt, e.msgid) for e in self.template}
+        for entry in self.old_entries:
             if not _translated(entry):
                 continue
             if "fuzzy" not in entry.flags or _key(entry) not in staying:
                 self.candidates.append(entry)
             elif entry.previous_msgid is not None:
                 self.carried.setdefault((entry.previous_msgctxt, entry.previous_msgid), entry)
-        self._index: FuzzyIndex | None = None
+        self._ready = True
 
     @property
     def index(self) -> FuzzyIndex:
@@ -444,6 +453,8 @@ class _ProposalFinder:
         return self._index
 
     def best(self, wanted: polib.POEntry) -> Proposal | None:
+        if not self._ready:
+            self._sort_out()
         carried = self.carried.get(_key(wanted))
         if carried is not None:
             return Proposal(fuzz.ratio(wanted.msgid, carried.msgid) / 100, "previous translation", carried)

@@ -131,18 +131,22 @@ def _format_entry(entry: polib.POEntry, width: int, known: KnownLines | None = N
     if entry.comment:
         lines += [_comment_line("#.", text) for text in entry.comment.split("\n")]
     lines += _reference_lines(entry.occurrences, width)  # the width before no-wrap
-    if "no-wrap" in entry.flags:
-        width = 0
-    flags = sorted(entry.flags, key=lambda flag: flag != "fuzzy")
-    if not _first_msgstr(entry) and "fuzzy" in flags:
-        flags.remove("fuzzy")  # gettext: an untranslated entry is not fuzzy
-    if flags:
-        lines.append("#, " + ", ".join(flags))
-    marker = "#~" if entry.obsolete else ""
-    for field in ("msgctxt", "msgid", "msgid_plural"):
-        value = getattr(entry, "previous_" + field, None)
-        if value is not None:
-            lines += _string_lines((marker or "#") + "| ", field, value, width)
+    if entry.flags:
+        if "no-wrap" in entry.flags:
+            width = 0
+        flags = sorted(entry.flags, key=lambda flag: flag != "fuzzy")
+        if not _first_msgstr(entry) and "fuzzy" in flags:
+            flags.remove("fuzzy")  # gettext: an untranslated entry is not fuzzy
+        if flags:
+            lines.append("#, " + ", ".join(flags))
+    if entry.previous_msgid is not None or entry.previous_msgctxt is not None or (
+        entry.previous_msgid_plural is not None
+    ):
+        marker = "#~" if entry.obsolete else ""
+        for field in ("msgctxt", "msgid", "msgid_plural"):
+            value = getattr(entry, "previous_" + field, None)
+            if value is not None:
+                lines += _string_lines((marker or "#") + "| ", field, value, width)
     strings = _strings_of(entry, width, known)
     return "\n".join(lines) + "\n" + strings if lines else strings
 
@@ -193,6 +197,10 @@ def _comment_line(marker: str, text: str) -> str:
 
 def _reference_lines(occurrences: list[tuple[str, str]], width: int) -> list[str]:
     """``#:`` lines holding as many ``file:line`` as fit in the width; no repeats."""
+    if len(occurrences) == 1:  # most entries: one line, however long
+        path, line = occurrences[0]
+        line = str(line)
+        return [f"#: {path}:{line}" if line else f"#: {path}"]
     lines: list[str] = []
     current, column = "", 0
     for path, line in dict.fromkeys((path, str(line)) for path, line in occurrences):

@@ -262,36 +262,55 @@ class _Reader:
         if head_end > head_start:
             self.number = number + text.count("\n", start, head_start)
             self.head(text[head_start : head_end - 1].split("\n"))
-        entry = self.entry
-        entry["obsolete"] = obsolete = match.re is _OBSOLETE
+        obsolete = match.re is _OBSOLETE
         prefix = "#~ " if obsolete else ""
-        for name, block in match.groupdict().items():
-            if block is not None and name in _STRING_FIELDS:
-                entry[name] = _joined(block, prefix)
-        line = number + text.count("\n", start, match.start("msgid"))
-        entry["line"] = line
-        forms = match.group("plural")
+        msgctxt, msgid, msgid_plural, msgstr, forms = match.group(
+            "msgctxt", "msgid", "msgid_plural", "msgstr", "plural"
+        )
+        msgid = _joined(msgid, prefix)
+        if msgctxt is not None:
+            msgctxt = _joined(msgctxt, prefix)
+        key = (obsolete, msgctxt, msgid)
+        if key in self.seen or (forms is not None) != (msgid_plural is not None):
+            return False
+        plural: dict[str, str] = {}
         if forms is not None:
             for form in _PLURAL_FORM.finditer(forms):
-                key = f"msgstr[{form.group(1)}]"
-                if key in entry:
+                if form.group(1) in plural:
                     return False
-                entry[key] = _joined(form.group(2), prefix)
-        key = (obsolete, entry.get("msgctxt"), entry["msgid"])
-        if key in self.seen or (forms is not None) != ("msgid_plural" in entry):
-            return False
-        self.entry, self.field = {}, ""
+                plural[form.group(1)] = _joined(form.group(2), prefix)
+        line = number + text.count("\n", start, match.start("msgid"))
+        entry, self.entry, self.field = self.entry, {}, ""
         self.seen[key] = line
-        if entry["msgid"] == "" and "msgctxt" not in entry and not obsolete:
-            self.read_header(entry)
-        else:
-            made = self.make_entry(entry)
-            if self.keep_text:
-                first = match.start("msgctxt" if entry.get("msgctxt") is not None else "msgid")
-                begin = text.rfind("\n", 0, first) + 1
-                end = match.end("msgstr" if forms is None else "plural")
-                made.__dict__[_WRITTEN] = (text[begin:end], string_values(made))
-            self.po.append(made)
+        msgstr = "" if msgstr is None else _joined(msgstr, prefix)
+        if msgid == "" and msgctxt is None and not obsolete:
+            self.read_header({**entry, "msgstr": msgstr})
+            return True
+        made = _NEW_POENTRY(polib.POEntry)
+        get = entry.get
+        comment, tcomment = get("comment"), get("tcomment")
+        made.__dict__.update(
+            msgid=msgid,
+            msgstr=msgstr,
+            msgid_plural="" if msgid_plural is None else _joined(msgid_plural, prefix),
+            msgstr_plural={int(index): value for index, value in plural.items()},
+            msgctxt=msgctxt,
+            obsolete=obsolete,
+            encoding=polib.default_encoding,
+            comment="\n".join(comment) if comment is not None else "",
+            tcomment="\n".join(tcomment) if tcomment is not None else "",
+            occurrences=get("occurrences", []),
+            flags=get("flags", []),
+            previous_msgctxt=get("previous_msgctxt"),
+            previous_msgid=get("previous_msgid"),
+            previous_msgid_plural=get("previous_msgid_plural"),
+            linenum=line,
+        )
+        if self.keep_text:
+            begin = text.rfind("\n", 0, match.start("msgctxt" if msgctxt is not None else "msgid")) + 1
+            end = match.end("msgstr" if forms is None else "plural")
+            made.__dict__[_WRITTEN] = (text[begin:end], string_values(made))
+        list.append(self.po, made)  # polib's append looks for duplicates: `seen` did
         return True
 
     def head(self, lines: list[str]) -> None:
@@ -301,11 +320,12 @@ class _Reader:
         for line in lines:
             kind = line[1:2]
             if kind == ":" and line[2:3] == " ":
-                entry.setdefault("occurrences", []).extend(
-                    (path, number) if path and number.isdigit() else (reference, "")
-                    for reference in line[3:].split()
-                    for path, _, number in (reference.rpartition(":"),)
-                )
+                found = entry.get("occurrences")
+                if found is None:
+                    found = entry["occurrences"] = []
+                for reference in line[3:].split():
+                    path, _, number = reference.rpartition(":")
+                    found.append((path, number) if path and number.isdigit() else (reference, ""))
             elif kind == "." and line[2:3] == " ":
                 entry.setdefault("comment", []).append(line[3:])
             else:

@@ -17,8 +17,8 @@ from rapidfuzz import fuzz, process
 
 __all__ = ["FuzzyIndex", "tokens"]
 
-_WORD = re.compile(r"\w+")
 _PREFIX = 5  # word prefixes survive inflection: «модели» and «модель» share «модел»
+_WORD_PREFIX = re.compile(rf"(\w{{3,{_PREFIX}}})\w*")  # the prefix of each word of 3 letters or more
 _SHORTLIST = 120  # candidates scored exactly per query
 _BUDGET = 2000  # postings a query may walk through
 _BRUTE_FORCE = 3000  # up to this many strings, compare them all (in C): exact and fast
@@ -125,5 +125,5 @@ def tokens(text: str) -> list[str]:
     neighbours are rare even when the words are common, and an edit of one
     word leaves most of them in place.
     """
-    words = [word[:_PREFIX] for word in _WORD.findall(text.lower()) if len(word) >= 3]
-    return words + [f"{first} {second}" for first, second in itertools.pairwise(words)]
+    words = _WORD_PREFIX.findall(text.lower())
+    return words + list(map(" ".join, itertools.pairwise(words)))

@@ -9,7 +9,7 @@ confirms it.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 import polib
@@ -91,14 +91,20 @@ class CatalogStats:
         return 100.0 if self.total == self.translated else 0.0
 
 
-def catalog_stats(entries: Iterable[polib.POEntry]) -> CatalogStats:
-    """Count translated, fuzzy and untranslated entries and their source words."""
+def catalog_stats(
+    entries: Iterable[polib.POEntry], words_of: Mapping[str, int] | None = None
+) -> CatalogStats:
+    """Count translated, fuzzy and untranslated entries and their source words
+    (``words_of``: msgid → :func:`word_count`, known beforehand for some msgids)."""
     counts = [0] * 7
+    known = words_of or {}
     for entry in entries:
         if entry.obsolete:
             counts[6] += 1
             continue
-        words = word_count(entry.msgid)
+        words = known.get(entry.msgid)
+        if words is None:
+            words = word_count(entry.msgid)
         if is_memory_suggestion(entry):
             slot = 2
         elif "fuzzy" in entry.flags:
