@@ -52,8 +52,8 @@ def content(memory: TranslationMemory) -> list:
 def learn(memory: TranslationMemory, held: dict, together: bool) -> None:
     with memory._transaction():
         if together:
-            touched = memory._learn_many([memory._plan(name, "catalog", name, "1", as_units(units))
-                                          for name, units in held.items()])
+            touched = memory._learn_many((name, "catalog", name, "1", as_units(units))
+                                         for name, units in held.items())
         else:
             touched = []
             for name, units in held.items():
@@ -64,9 +64,11 @@ def learn(memory: TranslationMemory, held: dict, together: bool) -> None:
 @settings(max_examples=150, derandomize=True, database=None, deadline=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(rounds=st.lists(st.lists(UNITS, min_size=4, max_size=4), min_size=1, max_size=3),
-       space=st.sampled_from([3, 12, 40]))
-def test_learning_together_equals_learning_in_turn(rounds, space, tmp_path_factory, monkeypatch):
+       space=st.sampled_from([3, 12, 40]), group=st.sampled_from([1, 5, 1000]))
+def test_learning_together_equals_learning_in_turn(rounds, space, group, tmp_path_factory,
+                                                   monkeypatch):
     monkeypatch.setattr(store, "_segment_id", squeezed(space))
+    monkeypatch.setattr(store, "_TOGETHER", group)  # segments learned at once
     folder = tmp_path_factory.mktemp("learning")
     with TranslationMemory(folder / "turn.sqlite3", "ru") as turn, \
             TranslationMemory(folder / "together.sqlite3", "ru") as together:

@@ -36,11 +36,14 @@ from tolmach.fileio import LinkGuard
 from tolmach.memory.tmx import TranslationUnit
 
 T = TypeVar("T")
+#: reads catalogs: their reviewed translations as units, one list per catalog, in order
+CatalogReader = Callable[[list["CatalogFile"]], list[list[TranslationUnit]]]
 
 SCHEMA_VERSION = "2"
 _BUDGET = 3000  # index entries a look-up may read
 _SHORTLIST = 60
 _SCAN = 2000  # segments of a similar length a short look-up may score
+_TOGETHER = 20000  # segments learned with one statement per table (bounds the memory used)
 JOURNAL_LIMIT = 2000  # changed source texts kept per language; older changes count as "all"
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -296,26 +299,29 @@ class TranslationMemory:
 
     # ------------------------------------------------------------ filling
 
-    def refresh(self, catalogs: Iterable[CatalogFile]) -> int:
-        """Learn the catalogs that changed and forget the ones gone; returns how many were read."""
-        return self._guarded(self._refresh, list(catalogs))
+    def refresh(self, catalogs: Iterable[CatalogFile], read: CatalogReader | None = None) -> int:
+        """Learn the catalogs that changed and forget the ones gone; returns how many were read.
 
-    def _refresh(self, catalogs: list[CatalogFile]) -> int:
+        ``read`` reads the changed catalogs (default: :func:`reviewed_units`, here); a
+        caller with a pool of workers may share the reading out among them."""
+        return self._guarded(self._refresh, list(catalogs), read or reviewed_units)
+
+    def _refresh(self, catalogs: list[CatalogFile], read: CatalogReader) -> int:
         known = dict(self.db.execute("SELECT name, stamp FROM origins WHERE kind = 'catalog'"))
         changed = [
             catalog for catalog in catalogs if known.get(catalog.name) != _stamp(catalog.path)
         ]
-        units = {catalog.name: list(_catalog_units(catalog)) for catalog in changed}
+        units = dict(zip([c.name for c in changed], read(changed) if changed else [], strict=True))
         present = {catalog.name for catalog in catalogs}
         with self._transaction():
             touched = []
             for name in sorted(known.keys() - present):
                 touched += self._forget_origin(name)
-            touched += self._learn_many([
-                self._plan(catalog.name, "catalog", catalog.document, _stamp(catalog.path),
-                           units[catalog.name])
+            touched += self._learn_many(
+                (catalog.name, "catalog", catalog.document, _stamp(catalog.path),
+                 units.pop(catalog.name))
                 for catalog in changed
-            ])
+            )
             self._journal(touched)
         return len(changed)
 
@@ -358,14 +364,25 @@ class TranslationMemory:
         added; the others stay as they are. Returns the changes for the journal."""
         return self._apply(self._plan(name, kind, document, stamp, units))
 
-    def _learn_many(self, plans: list[_Plan]) -> list[tuple[str, str, int, bool]]:
-        """Carry out the plans of several origins as :meth:`_learn` would one after the
-        other, but with one statement for each table (far cheaper on a new memory); when
-        doing them together could give another id to a segment than doing them in turn,
-        in turn it is. Returns the changes for the journal, in the order of the plans."""
-        if not plans:
-            return []
-        if not self._apply_together(plans):
+    def _learn_many(self, origins: Iterable[tuple]) -> list[tuple[str, str, int, bool]]:
+        """Learn origins (each the arguments of :meth:`_learn`) as :meth:`_learn` would one
+        after the other, but a few thousand segments at a time with one statement for each
+        table (far cheaper on a new memory); when doing a group together could give a
+        segment another id than doing it in turn, in turn it is. Returns the changes for
+        the journal, in the order of the origins."""
+        touched: list[tuple[str, str, int, bool]] = []
+        group: list[_Plan] = []
+        size = 0
+        for origin in origins:
+            group.append(self._plan(*origin))
+            size += len(group[-1].rows) + len(group[-1].gone)
+            if size >= _TOGETHER:
+                touched += self._apply_group(group)
+                group, size = [], 0
+        return touched + self._apply_group(group)
+
+    def _apply_group(self, plans: list[_Plan]) -> list[tuple[str, str, int, bool]]:
+        if plans and not self._apply_together(plans):
             for plan in plans:
                 self._apply(plan)
         return [change for plan in plans for change in plan.changes()]
@@ -471,7 +488,7 @@ class TranslationMemory:
         self.db.execute("DELETE FROM origins WHERE name = ?", (name,))
         return [(language, source, number, False) for number, language, _, source in rows]
 
-    def _index(self, postings: list[tuple[str, str, int]], sign: int) -> None:
+    def _index(self, postings: Iterable[tuple[str, str, int]], sign: int) -> None:
         """Add (+1) or remove (-1) index entries and keep the prefix counts right. SQLite
         sorts them first (in a scratch table): each entry then lands next to the one
         before, and each prefix count is changed once."""
@@ -770,9 +787,10 @@ def _segment_row(name: str, origin: int, key: tuple, occurrence: int) -> list:
             source, target, len(source), "\t".join(sorted(set(tokens(source))))]
 
 
-def _postings(rows: list[list]) -> list[tuple[str, str, int]]:
-    """The index entries ``(language, prefix, id)`` of segments rows."""
-    return [(row[3], feature, row[0]) for row in rows for feature in row[8].split("\t") if feature]
+def _postings(rows: list[list]) -> Iterator[tuple[str, str, int]]:
+    """The index entries ``(language, prefix, id)`` of segments rows, one by one (a
+    cold memory has millions: they are not all held at once)."""
+    return ((row[3], feature, row[0]) for row in rows for feature in row[8].split("\t") if feature)
 
 
 _ID_SPACE = 1 << 62
@@ -799,6 +817,12 @@ def _stamp(path: Path) -> str:
     """What tells that a file changed: its size and modification time."""
     status = path.stat()
     return f"{status.st_size}:{status.st_mtime_ns}"
+
+
+def reviewed_units(catalogs: list[CatalogFile]) -> list[list[TranslationUnit]]:
+    """What the memory learns of each catalog (its reviewed translations as units); a
+    batch function a worker can run."""
+    return [list(_catalog_units(catalog)) for catalog in catalogs]
 
 
 def _catalog_units(catalog: CatalogFile) -> Iterator[TranslationUnit]:
@@ -904,9 +928,10 @@ def _is_folder(entry: os.DirEntry) -> bool:
 
 
 def project_memory(
-    root: Path, source_locale: str, locales_dir: str = "locales"
+    root: Path, source_locale: str, locales_dir: str = "locales", read: CatalogReader | None = None
 ) -> TranslationMemory:
-    """Open the project's memory under its cache folder, brought up to date with its catalogs.
+    """Open the project's memory under its cache folder, brought up to date with its catalogs
+    (``read`` as :meth:`TranslationMemory.refresh` takes it).
 
     A memory made by this call is removed again when a catalog cannot be read: bad input
     leaves nothing behind.
@@ -915,7 +940,7 @@ def project_memory(
     existed = path.exists()
     memory = TranslationMemory(path, source_locale)
     try:
-        memory.refresh(project_catalogs(root, locales_dir))
+        memory.refresh(project_catalogs(root, locales_dir), read)
     except BaseException:
         memory.close()
         if not existed:
