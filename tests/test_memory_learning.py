@@ -88,3 +88,18 @@ def test_learning_together_takes_the_one_statement_path_without_clashes(tmp_path
         learn(memory, {"a.po": [("модель", "A", "de")], "b.po": [("сеть", "A", "de")]}, True)
         assert applied == []
         assert memory.count() == 2
+
+
+def test_a_look_up_sees_a_change_made_since_by_this_or_another_connection(tmp_path, monkeypatch):
+    """Look-ups keep the segments they read; a segment changed under the same id (ids
+    clash here on purpose) is read again, whichever connection changed it."""
+    monkeypatch.setattr(store, "_segment_id", lambda origin, key, occurrence: 1)
+    path = tmp_path / "memory.sqlite3"
+    with TranslationMemory(path, "ru") as memory, TranslationMemory(path, "ru") as other:
+        memory.import_units("a.tmx", as_units([("модель памяти", "A", "de")]))
+        assert memory.best("модель памяти", "de").target == "A:модель памяти"
+        memory.import_units("a.tmx", as_units([("сеть узлов", "B", "de")]))
+        assert memory.best("сеть узлов", "de").target == "B:сеть узлов"
+        other.import_units("a.tmx", as_units([("поток данных", "A", "de")]))
+        assert memory.db.execute("SELECT id FROM segments").fetchall() == [(1,)]
+        assert memory.best("поток данных", "de").target == "A:поток данных"

@@ -119,6 +119,8 @@ class TranslationMemory:
     def __init__(self, path: Path, source_locale: str = "ru", timeout: float = 2.0) -> None:
         self.path = Path(path)
         self.source_locale = source_locale
+        self._read: dict[int, tuple[str, str]] = {}  # see _sources_of
+        self._read_version: tuple[int, int] | None = None
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             self.db = sqlite3.connect(self.path, timeout=timeout, isolation_level=None)
@@ -575,17 +577,23 @@ class TranslationMemory:
         ids = self._candidates(text, language, threshold, evidence)
         if not ids:
             return []
+        cutoff = threshold * 100
+        scores = {}  # the candidates close enough, scored; only they are read in full
+        for number, (source, row_locale) in self._sources_of(ids):
+            if _locale_fits(row_locale, locale):
+                score = 100.0 if source == text else fuzz.ratio(text, source, score_cutoff=cutoff)
+                if score >= cutoff:
+                    scores[number] = score
+        if not scores:
+            return []
         rows = self.db.execute(
             "SELECT s.id, s.source, s.target, s.locale, s.context, o.name, o.kind, o.document "
-            f"FROM segments s JOIN origins o ON o.id = s.origin_id WHERE s.id IN "
-            f"({','.join('?' * len(ids))})",
-            ids,
+            "FROM segments s JOIN origins o ON o.id = s.origin_id WHERE s.id IN "
+            f"({','.join('?' * len(scores))})",
+            list(scores),
         ).fetchall()
-        cutoff = threshold * 100
         ranked = []
-        for _, source, target, row_locale, context, name, kind, document in rows:
-            if not _locale_fits(row_locale, locale):
-                continue
+        for number, source, target, row_locale, context, name, kind, document in rows:
             if (
                 exclude_document
                 and kind == "catalog"
@@ -593,23 +601,39 @@ class TranslationMemory:
                 and row_locale == locale
             ):
                 continue
-            score = 100.0 if source == text else fuzz.ratio(text, source, score_cutoff=cutoff)
-            if score >= cutoff:
-                match = MemoryMatch(
-                    score / 100,
-                    source,
-                    target,
-                    row_locale,
-                    context,
-                    _origin_label(name, kind, document, row_locale),
-                )
-                ranked.append(((-score, row_locale != locale, name, source, context is not None,
-                                context or "", target), match))
+            score = scores[number]
+            match = MemoryMatch(
+                score / 100,
+                source,
+                target,
+                row_locale,
+                context,
+                _origin_label(name, kind, document, row_locale),
+            )
+            ranked.append(((-score, row_locale != locale, name, source, context is not None,
+                            context or "", target), match))
         ranked.sort(key=lambda pair: pair[0])
         distinct: dict[tuple[str, str], MemoryMatch] = {}
         for _, match in ranked:
             distinct.setdefault((match.source, match.target), match)
         return list(distinct.values())[:limit]
+
+    def _sources_of(self, ids: list[int]) -> Iterator[tuple[int, tuple[str, str]]]:
+        """``(id, (source, locale))`` of segments, kept from one look-up to the next while
+        the memory stays as it is (a merge's look-ups read many of the same segments)."""
+        version = (self.db.execute("PRAGMA data_version").fetchone()[0], self.db.total_changes)
+        if version != self._read_version:
+            self._read.clear()
+            self._read_version = version
+        known = self._read
+        missing = [number for number in ids if number not in known]
+        if missing:
+            for number, source, locale in self.db.execute(
+                f"SELECT id, source, locale FROM segments WHERE id IN ({','.join('?' * len(missing))})",
+                missing,
+            ):
+                known[number] = (source, locale)
+        return ((number, known[number]) for number in ids if number in known)
 
     def _candidates(
         self, text: str, language: str, threshold: float, evidence: list | None = None
