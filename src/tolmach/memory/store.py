@@ -375,8 +375,9 @@ class TranslationMemory:
         touched: list[tuple[str, str, int, bool]] = []
         group: list[_Plan] = []
         size = 0
+        prefixes: dict[str, str] = {}
         for origin in origins:
-            group.append(self._plan(*origin))
+            group.append(self._plan(*origin, prefixes))
             size += len(group[-1].rows) + len(group[-1].gone)
             if size >= _TOGETHER:
                 touched += self._apply_group(group)
@@ -390,9 +391,11 @@ class TranslationMemory:
         return [change for plan in plans for change in plan.changes()]
 
     def _plan(
-        self, name: str, kind: str, document: str | None, stamp: str, units: list[TranslationUnit]
+        self, name: str, kind: str, document: str | None, stamp: str, units: list[TranslationUnit],
+        prefixes: dict[str, str] | None = None,
     ) -> _Plan:
-        """Record the origin and work out which of its segments go and which come."""
+        """Record the origin and work out which of its segments go and which come
+        (``prefixes``: the index prefixes of the sources met so far, see _segment_row)."""
         row = self.db.execute("SELECT id FROM origins WHERE name = ?", (name,)).fetchone()
         if row is None:
             origin = self.db.execute(
@@ -415,8 +418,9 @@ class TranslationMemory:
             segment for key, segments in held.items() if len(segments) != wanted.get(key, 0)
             for segment in segments
         ]
+        prefixes = {} if prefixes is None else prefixes
         rows = [
-            _segment_row(name, origin, key, occurrence) for key, times in wanted.items()
+            _segment_row(name, origin, key, occurrence, prefixes) for key, times in wanted.items()
             if len(held.get(key, ())) != times for occurrence in range(times)
         ]
         return _Plan(gone, rows)
@@ -804,11 +808,15 @@ class _Plan:
             + [(row[3], row[5], row[0], True) for row in self.rows]
 
 
-def _segment_row(name: str, origin: int, key: tuple, occurrence: int) -> list:
-    """A segments row for the ``occurrence``-th unit ``key`` of an origin."""
+def _segment_row(name: str, origin: int, key: tuple, occurrence: int, prefixes: dict) -> list:
+    """A segments row for the ``occurrence``-th unit ``key`` of an origin; ``prefixes``
+    keeps the index prefixes of each source (the same source comes in every locale)."""
     locale, context, source, target = key
+    found = prefixes.get(source)
+    if found is None:
+        found = prefixes[source] = "\t".join(sorted(set(tokens(source))))
     return [_segment_id(name, key, occurrence), origin, locale, language_of(locale), context,
-            source, target, len(source), "\t".join(sorted(set(tokens(source))))]
+            source, target, len(source), found]
 
 
 def _postings(rows: list[list]) -> Iterator[tuple[str, str, int]]:
