@@ -13,7 +13,7 @@ import json
 import re
 import uuid
 from collections.abc import Iterator
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field, fields, replace
 from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -47,8 +47,8 @@ from tolmach.fileio import (
     write_cache_file,
 )
 from tolmach.jobs.cache import ResultCache, content_digest, environment_digest, key_of
-from tolmach.jobs.executor import RunOptions
-from tolmach.jobs.units import Fresh, Unit, run_units
+from tolmach.jobs.executor import RunOptions, run_batches, workers_of
+from tolmach.jobs.units import BATCHES_PER_WORKER, Fresh, Unit, run_units
 
 if TYPE_CHECKING:  # the parser, the merge and the verifier load when a document is worked on
     from tolmach.catalog.merge import UpdateSummary
@@ -451,7 +451,7 @@ class Project:
                 self._parsed_templates[name] = self._read_template_named(name)
             _ = self.termbase  # a broken glossary is refused before the memory learns anything
             if memory_on:
-                with self._memory() as memory:
+                with self._memory(self._memory_reader(run)) as memory:
                     from tolmach.memory.store import language_of
 
                     for locale in chosen:
@@ -521,10 +521,25 @@ class Project:
 
         return ParsedTemplates(self.root / _PARSED_TEMPLATES, self.cache_version)
 
-    def _memory(self):
+    def _memory(self, read=None):
         from tolmach.memory.store import project_memory
 
-        return project_memory(self.root, self.config.source_locale, self.config.locales_dir)
+        return project_memory(self.root, self.config.source_locale, self.config.locales_dir, read)
+
+    @staticmethod
+    def _memory_reader(run: RunOptions):
+        """Reads the catalogs the memory learns on the run's workers (a cold update reads
+        them all), in batches of about equal size, without a progress report of its own."""
+        from tolmach.memory.store import reviewed_units
+
+        def read(catalogs: list) -> list:
+            count = max(1, min(len(catalogs), workers_of(run.executor) * BATCHES_PER_WORKER))
+            batches = [catalogs[n * len(catalogs) // count:(n + 1) * len(catalogs) // count]
+                       for n in range(count)]
+            return run_batches(reviewed_units, batches, replace(run, progress=None),
+                               what="catalogs", sizes=[len(batch) for batch in batches])
+
+        return read
 
     def _update_one(
         self, doc: SourceDocument, template: polib.POFile, locale: str, memory, keep: bool

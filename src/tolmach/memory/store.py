@@ -36,11 +36,14 @@ from tolmach.fileio import LinkGuard
 from tolmach.memory.tmx import TranslationUnit
 
 T = TypeVar("T")
+#: reads catalogs: their reviewed translations as units, one list per catalog, in order
+CatalogReader = Callable[[list["CatalogFile"]], list[list[TranslationUnit]]]
 
 SCHEMA_VERSION = "2"
 _BUDGET = 3000  # index entries a look-up may read
 _SHORTLIST = 60
 _SCAN = 2000  # segments of a similar length a short look-up may score
+_TOGETHER = 20000  # segments learned with one statement per table (bounds the memory used)
 JOURNAL_LIMIT = 2000  # changed source texts kept per language; older changes count as "all"
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -78,7 +81,6 @@ _STORAGE_PROBLEMS = {
 }
 _NOT_FOLLOWED = "nothing is read or written through it"
 _ROOM_NEEDED = 1 << 20  # less free space than this, and an I/O error means a full disk
-_COUNT = "INSERT INTO token_counts VALUES (?, ?, ?) ON CONFLICT DO UPDATE SET df = df + excluded.df"
 
 
 class TranslationMemoryError(Exception):
@@ -117,6 +119,8 @@ class TranslationMemory:
     def __init__(self, path: Path, source_locale: str = "ru", timeout: float = 2.0) -> None:
         self.path = Path(path)
         self.source_locale = source_locale
+        self._read: dict[int, tuple[str, str]] = {}  # see _sources_of
+        self._read_version: tuple[int, int] | None = None
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             self.db = sqlite3.connect(self.path, timeout=timeout, isolation_level=None)
@@ -297,29 +301,29 @@ class TranslationMemory:
 
     # ------------------------------------------------------------ filling
 
-    def refresh(self, catalogs: Iterable[CatalogFile]) -> int:
-        """Learn the catalogs that changed and forget the ones gone; returns how many were read."""
-        return self._guarded(self._refresh, list(catalogs))
+    def refresh(self, catalogs: Iterable[CatalogFile], read: CatalogReader | None = None) -> int:
+        """Learn the catalogs that changed and forget the ones gone; returns how many were read.
 
-    def _refresh(self, catalogs: list[CatalogFile]) -> int:
+        ``read`` reads the changed catalogs (default: :func:`reviewed_units`, here); a
+        caller with a pool of workers may share the reading out among them."""
+        return self._guarded(self._refresh, list(catalogs), read or reviewed_units)
+
+    def _refresh(self, catalogs: list[CatalogFile], read: CatalogReader) -> int:
         known = dict(self.db.execute("SELECT name, stamp FROM origins WHERE kind = 'catalog'"))
         changed = [
             catalog for catalog in catalogs if known.get(catalog.name) != _stamp(catalog.path)
         ]
-        units = {catalog.name: list(_catalog_units(catalog)) for catalog in changed}
+        units = dict(zip([c.name for c in changed], read(changed) if changed else [], strict=True))
         present = {catalog.name for catalog in catalogs}
         with self._transaction():
             touched = []
             for name in sorted(known.keys() - present):
                 touched += self._forget_origin(name)
-            for catalog in changed:
-                touched += self._learn(
-                    catalog.name,
-                    "catalog",
-                    catalog.document,
-                    _stamp(catalog.path),
-                    units[catalog.name],
-                )
+            touched += self._learn_many(
+                (catalog.name, "catalog", catalog.document, _stamp(catalog.path),
+                 units.pop(catalog.name))
+                for catalog in changed
+            )
             self._journal(touched)
         return len(changed)
 
@@ -360,6 +364,38 @@ class TranslationMemory:
     ) -> list[tuple[str, str, int, bool]]:
         """Make an origin hold ``units``: only the segments that differ are removed or
         added; the others stay as they are. Returns the changes for the journal."""
+        return self._apply(self._plan(name, kind, document, stamp, units))
+
+    def _learn_many(self, origins: Iterable[tuple]) -> list[tuple[str, str, int, bool]]:
+        """Learn origins (each the arguments of :meth:`_learn`) as :meth:`_learn` would one
+        after the other, but a few thousand segments at a time with one statement for each
+        table (far cheaper on a new memory); when doing a group together could give a
+        segment another id than doing it in turn, in turn it is. Returns the changes for
+        the journal, in the order of the origins."""
+        touched: list[tuple[str, str, int, bool]] = []
+        group: list[_Plan] = []
+        size = 0
+        prefixes: dict[str, str] = {}
+        for origin in origins:
+            group.append(self._plan(*origin, prefixes))
+            size += len(group[-1].rows) + len(group[-1].gone)
+            if size >= _TOGETHER:
+                touched += self._apply_group(group)
+                group, size = [], 0
+        return touched + self._apply_group(group)
+
+    def _apply_group(self, plans: list[_Plan]) -> list[tuple[str, str, int, bool]]:
+        if plans and not self._apply_together(plans):
+            for plan in plans:
+                self._apply(plan)
+        return [change for plan in plans for change in plan.changes()]
+
+    def _plan(
+        self, name: str, kind: str, document: str | None, stamp: str, units: list[TranslationUnit],
+        prefixes: dict[str, str] | None = None,
+    ) -> _Plan:
+        """Record the origin and work out which of its segments go and which come
+        (``prefixes``: the index prefixes of the sources met so far, see _segment_row)."""
         row = self.db.execute("SELECT id FROM origins WHERE name = ?", (name,)).fetchone()
         if row is None:
             origin = self.db.execute(
@@ -382,15 +418,43 @@ class TranslationMemory:
             segment for key, segments in held.items() if len(segments) != wanted.get(key, 0)
             for segment in segments
         ]
-        added = [
-            (key, occurrence) for key, times in wanted.items()
+        prefixes = {} if prefixes is None else prefixes
+        rows = [
+            _segment_row(name, origin, key, occurrence, prefixes) for key, times in wanted.items()
             if len(held.get(key, ())) != times for occurrence in range(times)
         ]
-        self._remove_segments(gone)
-        self.db.executemany("DELETE FROM segments WHERE id = ?", [(s[0],) for s in gone])
-        rows = self._add_segments(name, origin, added)
-        return [(language, source, number, False) for number, language, _, source in gone] + [
-            (row[3], row[5], row[0], True) for row in rows]
+        return _Plan(gone, rows)
+
+    def _apply(self, plan: _Plan) -> list[tuple[str, str, int, bool]]:
+        """Remove the segments that go, then add the ones that come (ids as taken)."""
+        self._remove_segments(plan.gone)
+        self.db.executemany("DELETE FROM segments WHERE id = ?", [(s[0],) for s in plan.gone])
+        self._insert_segments(plan.rows)
+        self._index(_postings(plan.rows), +1)
+        return plan.changes()
+
+    def _apply_together(self, plans: list[_Plan]) -> bool:
+        """All plans at once, unless an id is taken: by a segment another origin gives up
+        later in turn, or by any other (then nothing is done and False returned)."""
+        given_up = {segment[0]: number for number, plan in enumerate(plans)
+                    for segment in plan.gone}
+        for number, plan in enumerate(plans):
+            if any(given_up.get(row[0], number) > number for row in plan.rows):
+                return False
+        gone = [segment for plan in plans for segment in plan.gone]
+        rows = sorted((row for plan in plans for row in plan.rows), key=lambda row: row[0])
+        self.db.execute("SAVEPOINT together")
+        try:
+            self._remove_segments(gone)
+            self.db.executemany("DELETE FROM segments WHERE id = ?", [(s[0],) for s in gone])
+            self.db.executemany("INSERT INTO segments VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)
+        except sqlite3.IntegrityError:
+            self.db.execute("ROLLBACK TO together")
+            return False
+        finally:
+            self.db.execute("RELEASE together")
+        self._index(_postings(rows), +1)
+        return True
 
     def _remove_segments(self, segments: list[tuple]) -> None:
         """Take segments ``(id, language, features, …)`` out of the index."""
@@ -401,18 +465,6 @@ class TranslationMemory:
             if feature
         ]
         self._index(postings, -1)
-
-    def _add_segments(self, name: str, origin: int, added: list[tuple[tuple, int]]) -> list[list]:
-        rows = []
-        for key, occurrence in added:
-            locale, context, source, target = key
-            rows.append([_segment_id(name, key, occurrence), origin, locale, language_of(locale),
-                         context, source, target, len(source),
-                         "\t".join(sorted(set(tokens(source))))])
-        self._insert_segments(rows)
-        self._index([(row[3], feature, row[0]) for row in rows
-                     for feature in row[8].split("\t") if feature], +1)
-        return rows
 
     def _insert_segments(self, rows: list[list]) -> None:
         """Insert segments under their digest ids; one whose id is taken (two digests
@@ -442,16 +494,23 @@ class TranslationMemory:
         self.db.execute("DELETE FROM origins WHERE name = ?", (name,))
         return [(language, source, number, False) for number, language, _, source in rows]
 
-    def _index(self, postings: list[tuple[str, str, int]], sign: int) -> None:
-        """Add (+1) or remove (-1) index entries and keep the prefix counts right."""
+    def _index(self, postings: Iterable[tuple[str, str, int]], sign: int) -> None:
+        """Add (+1) or remove (-1) index entries and keep the prefix counts right. SQLite
+        sorts them first (in a scratch table): each entry then lands next to the one
+        before, and each prefix count is changed once."""
+        self.db.execute("CREATE TEMP TABLE IF NOT EXISTS postings "
+                        "(language TEXT NOT NULL, token TEXT NOT NULL, segment_id INTEGER NOT NULL)")
+        self.db.executemany("INSERT INTO temp.postings VALUES (?, ?, ?)", postings)
         if sign > 0:
-            self.db.executemany("INSERT OR IGNORE INTO tokens VALUES (?, ?, ?)", postings)
+            self.db.execute("INSERT OR IGNORE INTO tokens SELECT * FROM temp.postings ORDER BY 1, 2, 3")
         else:
-            self.db.executemany(
-                "DELETE FROM tokens WHERE language = ? AND token = ? AND segment_id = ?", postings
-            )
-        counts = Counter((language, feature) for language, feature, _ in postings)
-        self.db.executemany(_COUNT, [(*key, sign * count) for key, count in counts.items()])
+            self.db.execute("DELETE FROM tokens WHERE (language, token, segment_id) IN "
+                            "(SELECT * FROM temp.postings)")
+        self.db.execute(
+            "INSERT INTO token_counts SELECT language, token, ? * COUNT(*) FROM temp.postings "
+            "WHERE true GROUP BY 1, 2 ORDER BY 1, 2 "
+            "ON CONFLICT DO UPDATE SET df = df + excluded.df", (sign,))
+        self.db.execute("DELETE FROM temp.postings")
 
     # ------------------------------------------------------------ reading
 
@@ -522,17 +581,23 @@ class TranslationMemory:
         ids = self._candidates(text, language, threshold, evidence)
         if not ids:
             return []
+        cutoff = threshold * 100
+        scores = {}  # the candidates close enough, scored; only they are read in full
+        for number, (source, row_locale) in self._sources_of(ids):
+            if _locale_fits(row_locale, locale):
+                score = 100.0 if source == text else fuzz.ratio(text, source, score_cutoff=cutoff)
+                if score >= cutoff:
+                    scores[number] = score
+        if not scores:
+            return []
         rows = self.db.execute(
             "SELECT s.id, s.source, s.target, s.locale, s.context, o.name, o.kind, o.document "
-            f"FROM segments s JOIN origins o ON o.id = s.origin_id WHERE s.id IN "
-            f"({','.join('?' * len(ids))})",
-            ids,
+            "FROM segments s JOIN origins o ON o.id = s.origin_id WHERE s.id IN "
+            f"({','.join('?' * len(scores))})",
+            list(scores),
         ).fetchall()
-        cutoff = threshold * 100
         ranked = []
-        for _, source, target, row_locale, context, name, kind, document in rows:
-            if not _locale_fits(row_locale, locale):
-                continue
+        for number, source, target, row_locale, context, name, kind, document in rows:
             if (
                 exclude_document
                 and kind == "catalog"
@@ -540,23 +605,39 @@ class TranslationMemory:
                 and row_locale == locale
             ):
                 continue
-            score = 100.0 if source == text else fuzz.ratio(text, source, score_cutoff=cutoff)
-            if score >= cutoff:
-                match = MemoryMatch(
-                    score / 100,
-                    source,
-                    target,
-                    row_locale,
-                    context,
-                    _origin_label(name, kind, document, row_locale),
-                )
-                ranked.append(((-score, row_locale != locale, name, source, context is not None,
-                                context or "", target), match))
+            score = scores[number]
+            match = MemoryMatch(
+                score / 100,
+                source,
+                target,
+                row_locale,
+                context,
+                _origin_label(name, kind, document, row_locale),
+            )
+            ranked.append(((-score, row_locale != locale, name, source, context is not None,
+                            context or "", target), match))
         ranked.sort(key=lambda pair: pair[0])
         distinct: dict[tuple[str, str], MemoryMatch] = {}
         for _, match in ranked:
             distinct.setdefault((match.source, match.target), match)
         return list(distinct.values())[:limit]
+
+    def _sources_of(self, ids: list[int]) -> Iterator[tuple[int, tuple[str, str]]]:
+        """``(id, (source, locale))`` of segments, kept from one look-up to the next while
+        the memory stays as it is (a merge's look-ups read many of the same segments)."""
+        version = (self.db.execute("PRAGMA data_version").fetchone()[0], self.db.total_changes)
+        if version != self._read_version:
+            self._read.clear()
+            self._read_version = version
+        known = self._read
+        missing = [number for number in ids if number not in known]
+        if missing:
+            for number, source, locale in self.db.execute(
+                f"SELECT id, source, locale FROM segments WHERE id IN ({','.join('?' * len(missing))})",
+                missing,
+            ):
+                known[number] = (source, locale)
+        return ((number, known[number]) for number in ids if number in known)
 
     def _candidates(
         self, text: str, language: str, threshold: float, evidence: list | None = None
@@ -713,6 +794,37 @@ class _Transaction:
         self.db.execute("COMMIT" if kind is None else "ROLLBACK")
 
 
+@dataclass
+class _Plan:
+    """What learning an origin changes: the segments it gives up ``(id, language,
+    features, source)`` and the rows of those it gains (their ids as finally taken)."""
+
+    gone: list[tuple]
+    rows: list[list]
+
+    def changes(self) -> list[tuple[str, str, int, bool]]:
+        """``(language, source, id, added)`` for the journal."""
+        return [(language, source, number, False) for number, language, _, source in self.gone] \
+            + [(row[3], row[5], row[0], True) for row in self.rows]
+
+
+def _segment_row(name: str, origin: int, key: tuple, occurrence: int, prefixes: dict) -> list:
+    """A segments row for the ``occurrence``-th unit ``key`` of an origin; ``prefixes``
+    keeps the index prefixes of each source (the same source comes in every locale)."""
+    locale, context, source, target = key
+    found = prefixes.get(source)
+    if found is None:
+        found = prefixes[source] = "\t".join(sorted(set(tokens(source))))
+    return [_segment_id(name, key, occurrence), origin, locale, language_of(locale), context,
+            source, target, len(source), found]
+
+
+def _postings(rows: list[list]) -> Iterator[tuple[str, str, int]]:
+    """The index entries ``(language, prefix, id)`` of segments rows, one by one (a
+    cold memory has millions: they are not all held at once)."""
+    return ((row[3], feature, row[0]) for row in rows for feature in row[8].split("\t") if feature)
+
+
 _ID_SPACE = 1 << 62
 
 
@@ -737,6 +849,12 @@ def _stamp(path: Path) -> str:
     """What tells that a file changed: its size and modification time."""
     status = path.stat()
     return f"{status.st_size}:{status.st_mtime_ns}"
+
+
+def reviewed_units(catalogs: list[CatalogFile]) -> list[list[TranslationUnit]]:
+    """What the memory learns of each catalog (its reviewed translations as units); a
+    batch function a worker can run."""
+    return [list(_catalog_units(catalog)) for catalog in catalogs]
 
 
 def _catalog_units(catalog: CatalogFile) -> Iterator[TranslationUnit]:
@@ -842,9 +960,10 @@ def _is_folder(entry: os.DirEntry) -> bool:
 
 
 def project_memory(
-    root: Path, source_locale: str, locales_dir: str = "locales"
+    root: Path, source_locale: str, locales_dir: str = "locales", read: CatalogReader | None = None
 ) -> TranslationMemory:
-    """Open the project's memory under its cache folder, brought up to date with its catalogs.
+    """Open the project's memory under its cache folder, brought up to date with its catalogs
+    (``read`` as :meth:`TranslationMemory.refresh` takes it).
 
     A memory made by this call is removed again when a catalog cannot be read: bad input
     leaves nothing behind.
@@ -853,7 +972,7 @@ def project_memory(
     existed = path.exists()
     memory = TranslationMemory(path, source_locale)
     try:
-        memory.refresh(project_catalogs(root, locales_dir))
+        memory.refresh(project_catalogs(root, locales_dir), read)
     except BaseException:
         memory.close()
         if not existed:
