@@ -17,6 +17,7 @@ import itertools
 import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import snowballstemmer
 
@@ -85,8 +86,9 @@ _SNOWBALL = {
 }  # fmt: skip
 
 
-@dataclass(frozen=True, slots=True)
-class Token:
+class Token(NamedTuple):
+    """One word of a text (a named tuple: texts have many, and a tuple is quick to make)."""
+
     text: str
     start: int
     end: int
@@ -300,7 +302,13 @@ class SourceIndex:
 
     def _longest_at(self, text, tokens, i, lemmas, accept) -> tuple[Hit, int] | None:
         token = tokens[i]
-        keys = sorted(lemmas(i)) if token.cyrillic else (token.text.casefold(),)
+        if token.cyrillic:
+            found = lemmas(i)
+            if self._by_key.keys().isdisjoint(found):  # most words start no term
+                return None
+            keys = sorted(found)
+        else:
+            keys = (token.text.casefold(),)
         best: tuple[Hit, int] | None = None
         for key in keys:
             for pattern, item in self._by_key.get(key, ()):
