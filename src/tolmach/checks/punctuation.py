@@ -282,7 +282,7 @@ def _describe(balance: int) -> str:
 def quotes(ctx: EntryContext) -> Iterator[str]:
     """Quotation marks are the target language's own (“” in English, „“ in German, «» in Russian)."""
     own = QUOTES.get(ctx.language)
-    if own is None:
+    if own is None or not _DOUBLE_QUOTE_RE.search(ctx.target_markup.text):
         return
     foreign = sorted(set(_DOUBLE_QUOTE_RE.findall(ctx.target_markup.text)) - set(own))
     if foreign:

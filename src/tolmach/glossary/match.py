@@ -59,6 +59,8 @@ _NOT_PROSE_RE = re.compile(
     r"|\bwww\.[^\s<>()\[\]]+",
     re.DOTALL,
 )
+# Each kind of span above holds one of these: a text without any has none.
+_NOT_PROSE_MARKS = ("`", "](", "<", "http", "www.")
 _MARKUP_IN_GAP_RE = re.compile(r"[*_~]")
 _SPACE_RE = re.compile(r"\s+")
 
@@ -109,6 +111,8 @@ def tokenize(text: str) -> list[Token]:
 
 def mask_code_and_urls(text: str) -> str:
     """Blank out inline code and URLs, keeping offsets, so no term is found inside them."""
+    if not any(mark in text for mark in _NOT_PROSE_MARKS):
+        return text
     return _NOT_PROSE_RE.sub(lambda m: " " * len(m.group()), text)
 
 
