@@ -97,6 +97,10 @@ class Token(NamedTuple):
     cyrillic: bool = False  # known from the tokenizer: no regex search per use
 
 
+# A Token made without the named tuple's Python-level ``__new__``: texts have many words.
+_token = functools.partial(tuple.__new__, Token)
+
+
 def is_cyrillic(text: str) -> bool:
     return bool(_CYRILLIC_RE.search(text))
 
@@ -104,7 +108,7 @@ def is_cyrillic(text: str) -> bool:
 def tokenize(text: str) -> list[Token]:
     """Split text into word tokens; script changes and punctuation separate tokens."""
     return [
-        Token(m.group(), m.start(), m.end(), m.lastgroup == "cyrillic")
+        _token((m.group(), m.start(), m.end(), m.lastgroup == "cyrillic"))
         for m in _TOKEN_RE.finditer(text)
     ]
 
