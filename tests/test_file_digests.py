@@ -44,3 +44,51 @@ def test_messages_show_a_path_as_relative_to_shows_it(root: str, path: str):
     from tolmach.fileio import relative_to_root
 
     assert relative_to_root(Path(path), Path(root)) == _by_relative_to(Path(path), Path(root))
+
+
+def _rewrite_keeping_size_and_time(path: Path, text: str) -> None:
+    """A later write in the same tick of the file system's clock: same size, same time."""
+    import os
+
+    before = path.stat()
+    path.write_text(text, "utf-8")
+    os.utime(path, ns=(before.st_atime_ns, before.st_mtime_ns))
+
+
+def _stamp(path: Path, seconds_ago: float, *, whole_seconds: bool) -> None:
+    """Set the file's time as a clock of fine ticks or of whole seconds would have."""
+    import os
+    import time
+
+    stamp = time.time_ns() - int(seconds_ago * 1e9)
+    stamp = stamp - stamp % 1_000_000_000 if whole_seconds else stamp - stamp % 1_000 + 123
+    os.utime(path, ns=(stamp, stamp))
+
+
+@pytest.mark.parametrize("whole_seconds", [False, True], ids=["fine clock", "clock of whole seconds"])
+def test_a_file_changed_in_the_tick_it_was_hashed_in_is_hashed_again(tmp_path: Path, whole_seconds: bool):
+    path = tmp_path / "a.po"
+    path.write_text("msgstr \"Один\"\n", "utf-8")
+    _stamp(path, 0, whole_seconds=whole_seconds)
+    files = FileDigests(tmp_path)
+    first = files.digest(path)
+    _rewrite_keeping_size_and_time(path, "msgstr \"Два!\"\n")
+    again = FileDigests(tmp_path, files.known)
+    assert again.digest(path) != first and again.hashed == 1
+
+
+@pytest.mark.parametrize("seconds_ago, whole_seconds, hashed", [
+    (0.5, False, 0),  # a fine clock has ticked long since
+    (0.5, True, 1),  # a clock of whole seconds, or FAT's two, may not have
+    (3.0, True, 0),
+])
+def test_a_file_is_read_again_only_while_its_clock_may_not_have_ticked(
+        tmp_path: Path, seconds_ago: float, whole_seconds: bool, hashed: int):
+    path = tmp_path / "a.po"
+    path.write_text("msgstr \"Один\"\n", "utf-8")
+    _stamp(path, seconds_ago, whole_seconds=whole_seconds)
+    files = FileDigests(tmp_path)
+    files.digest(path)
+    again = FileDigests(tmp_path, files.known)
+    again.digest(path)
+    assert again.hashed == hashed

@@ -69,3 +69,16 @@ def test_the_cli_lists_the_dialect_presets():
     from tolmach.markdown.dialects import PRESETS
 
     assert tuple(PRESETS) == DIALECT_NAMES
+
+
+def test_a_publish_with_nothing_to_do_loads_no_renderer_merger_or_morphology(tmp_path):
+    """A no-op ``publish`` of a site reads its cache records: no page is rendered (Jinja2),
+    no catalog merged (rapidfuzz), no glossary term lemmatized (pymorphy3)."""
+    from publish_scenario import make_scenario
+
+    root = tmp_path / "project"
+    root.mkdir()
+    make_scenario(root)
+    publish = ["-C", str(root), "publish", "-j", "1", "-q", "--no-search"]
+    assert "jinja2" in loaded_by(publish)  # the first run renders every page
+    assert set(loaded_by(publish)) & {"jinja2", "rapidfuzz", "pymorphy3"} == set()

@@ -136,6 +136,28 @@ def test_search_finds_a_word_that_only_a_merged_bundle_holds(browser, scenario_s
     assert search(browser, base, "en", words[merged]) == [merged]
 
 
+def test_the_search_page_loads_every_bundle_before_the_reader_types(browser, scenario_site):
+    """Loading a bundle (its module, worker and WebAssembly) is most of a first search over
+    several bundles, so the page starts on all of them when it opens."""
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    base, site = scenario_site
+    html = (site / "search" / "en.html").read_text("utf-8")
+    bundles = re.search(r'data-bundles="([^"]+)"', html).group(1).split()
+    console_errors(browser)
+    browser.get(f"{base}search/en.html")
+    # Each bundle's own worker (which then fetches its index and WebAssembly itself).
+    wanted = [f"pagefind/{bundle.split('pagefind/')[1]}pagefind-worker.js" for bundle in bundles]
+
+    def fetched(driver):
+        names = js(driver, "return performance.getEntriesByType('resource').map(e => e.name)")
+        return all(any(name.endswith(entry) for name in names) for entry in wanted)
+
+    WebDriverWait(browser, 20).until(fetched)
+    assert js(browser, "return document.querySelector('.pagefind-ui__search-input').value") == ""
+    assert console_errors(browser) == []
+
+
 @pytest.fixture(scope="module")
 def one_bundle_site(tmp_path_factory):
     """The same scenario as published by default: one bundle per language."""

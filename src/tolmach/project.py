@@ -16,14 +16,13 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field, fields
 from functools import cached_property
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import polib
 
-from tolmach.catalog.merge import UpdateSummary, summarize_update, update_catalog
 from tolmach.catalog.pofile import CatalogError, KnownLines, format_po, read_po
 from tolmach.catalog.poreader import no_garbage_collection
 from tolmach.catalog.status import CatalogStats, catalog_stats, entry_lines, translations_of
-from tolmach.catalog.template import extract_template
 from tolmach.config import (
     CONFIG_FILE,
     SOURCE_SUFFIXES,
@@ -50,8 +49,11 @@ from tolmach.fileio import (
 from tolmach.jobs.cache import ResultCache, content_digest, environment_digest, key_of
 from tolmach.jobs.executor import RunOptions
 from tolmach.jobs.units import Fresh, Unit, run_units
-from tolmach.markdown.document import Document, SegmentOptions, parse_document
-from tolmach.markdown.verify import VerifiedBuild, Verifier
+
+if TYPE_CHECKING:  # the parser, the merge and the verifier load when a document is worked on
+    from tolmach.catalog.merge import UpdateSummary
+    from tolmach.markdown.document import Document, SegmentOptions
+    from tolmach.markdown.verify import VerifiedBuild, Verifier
 
 __all__ = [
     "BuildResult",
@@ -219,6 +221,8 @@ class Project:
 
     def segment_options(self, doc: SourceDocument) -> SegmentOptions:
         """Dialect and translatable extras of one document, overrides applied."""
+        from tolmach.markdown.document import SegmentOptions
+
         settings = self.config.settings_for(doc.relpath)
         return SegmentOptions(
             front_matter_keys=settings.front_matter_keys,
@@ -240,6 +244,8 @@ class Project:
         last = self._last_loaded
         if last is not None and last[:3] == (doc.path, hints, text):
             return last[3]
+        from tolmach.markdown.document import parse_document
+
         document = parse_document(text, self.segment_options(doc), hints=hints)
         self._last_loaded = (doc.path, hints, text, document)
         return document
@@ -390,6 +396,8 @@ class Project:
         return results
 
     def template(self, doc: SourceDocument, document: Document | None = None) -> polib.POFile:
+        from tolmach.catalog.template import extract_template
+
         pot = extract_template(
             document or self.load(doc), doc.relpath, project=doc.name, location=self.config.location
         )
@@ -489,6 +497,8 @@ class Project:
             self._query_memory().restamp(kept)
 
     def _restore_update(self, unit: Unit, payload: dict) -> StepResult:
+        from tolmach.catalog.merge import UpdateSummary
+
         doc, locale = unit.item
         stats = CatalogStats(*payload["stats"])
         return StepResult(self.catalog_path(locale, doc.name), False, locale, doc.name, stats,
@@ -512,6 +522,8 @@ class Project:
         self, doc: SourceDocument, template: polib.POFile, locale: str, memory, keep: bool
     ) -> tuple[StepResult, str]:
         """Merge one catalog; the result and the digest of the catalog's bytes now."""
+        from tolmach.catalog.merge import summarize_update, update_catalog
+
         path = self.catalog_path(locale, doc.name)
         with no_garbage_collection():  # tens of thousands of objects, no cycles
             old = read_po(path, keep_text=True) if path.is_file() else None
@@ -710,6 +722,8 @@ class Project:
     def verifier(self, doc: SourceDocument, document: Document | None = None) -> Verifier:
         """Verified builds of ``doc``, with the project's settings; the last one made is
         reused for the same document (its source fingerprint is taken once)."""
+        from tolmach.markdown.verify import Verifier
+
         document = document or self.load(doc)
         last = self._last_verifier
         if last is not None and last.document is document:

@@ -17,9 +17,11 @@ together), replaced atomically when the run ends well: a killed run leaves the p
 file, a torn one reads as empty.
 
 File digests are SHA-256 of the bytes. A file is read again only when its size,
-modification time or inode changed, or when it was modified within
-:data:`RACY_SECONDS` of being hashed (a later write in the same clock tick would leave
-its time unchanged, as git's "racy" entries).
+modification time or inode changed, or when it was modified too shortly before it was
+hashed: a later write in the same tick of the file system's clock would leave its time
+unchanged (git's "racy" entries). How short is told by the time itself: one with
+digits below the millisecond comes from a clock of fine ticks (:data:`FINE_RACY_SECONDS`),
+any other may come from one of whole seconds or two (:data:`RACY_SECONDS`).
 """
 
 from __future__ import annotations
@@ -39,7 +41,8 @@ __all__ = ["CACHE_DIR", "MISS", "FileDigests", "ResultCache", "content_digest", 
 
 CACHE_DIR = Path(".tolmach-cache") / "results"
 DIGESTS_FILE = "files.json"
-RACY_SECONDS = 2.0
+RACY_SECONDS = 2.0  # FAT's two-second times, and any clock of whole seconds
+FINE_RACY_SECONDS = 0.1  # a clock of ticks of a few milliseconds (Linux, NTFS, APFS)
 FORMAT = 1  # of the files below; part of the folder's name
 MISS = object()  # what :meth:`ResultCache.get` returns when no record holds
 
@@ -142,8 +145,10 @@ def _prefix_of(root: Path) -> str:
 
 
 def _settled(mtime_ns: int, hashed_at_ns: int) -> bool:
-    """Whether a file was last modified clearly before it was hashed."""
-    return mtime_ns < hashed_at_ns - int(RACY_SECONDS * 1e9)
+    """Whether a file was last modified clearly before it was hashed: so long before that
+    the clock that stamped it has ticked since, whatever its tick."""
+    window = RACY_SECONDS if mtime_ns % 1_000_000 == 0 else FINE_RACY_SECONDS
+    return mtime_ns < hashed_at_ns - int(window * 1e9)
 
 
 def _unmatchable() -> str:

@@ -15,16 +15,19 @@ from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import polib
 from babel import Locale
 from babel.core import get_global, parse_locale
 
 from tolmach.catalog.status import is_memory_suggestion, translations_of, word_count
-from tolmach.markdown.document import Document, Segment
-from tolmach.markdown.verify import VerifiedBuild, verified_build
 from tolmach.project import SourceDocument
-from tolmach.publish.render import Fallback, plain_text, segment_key
+
+if TYPE_CHECKING:  # the parser and renderer load when a page is made, not on a no-op run
+    from tolmach.markdown.document import Document, Segment
+    from tolmach.markdown.verify import VerifiedBuild
+    from tolmach.publish.render import Fallback
 
 __all__ = [
     "FUZZY",
@@ -233,6 +236,8 @@ def translated_page(
     """
     translations = translations_of(po) if po is not None else {}
     if verified is None:
+        from tolmach.markdown.verify import verified_build
+
         verified = verified_build(document, translations)
     rejected = frozenset(r.segment.text for r in verified.rejected)
     passages = tuple(_passages(document, po, findings, rejected))
@@ -320,6 +325,8 @@ def _title(document: Document, translations: dict) -> str | None:
 
 def _text_of(document: Document, kind: str, translations: dict) -> str | None:
     """Plain text of the first segment of ``kind``, translated where possible."""
+    from tolmach.publish.render import plain_text
+
     for segment in document.segments:
         if segment.kind == kind:
             return plain_text(translations.get(segment.text) or segment.text) or None
@@ -363,6 +370,8 @@ def iso_date(text: str | None) -> str | None:
 
 
 def fallback_of(page: Page, source: Language) -> Fallback:
+    from tolmach.publish.render import Fallback, segment_key
+
     texts = frozenset(
         segment_key(p.segment.text)
         for p in page.passages

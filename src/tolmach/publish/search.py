@@ -7,17 +7,17 @@ build segments Chinese and Japanese words.
 
 One Pagefind run over a whole site holds the whole index in memory (about 20 MB plus
 0.35 MB per javascript.info article: 700 MB for 2,600 pages) and must run again when any
-page changes. So each language is indexed by a run of its own into a bundle of its own,
-``pagefind/<chunk>/`` (a language's pages are one chunk): the runs follow one another,
-so the peak is one language's, and a language is indexed again only when one of its
-pages changed. The setting ``search-chunk-pages`` splits each language further, into
-chunks of that many pages (and at most half as many more; :data:`CHUNK_PAGES` is what
-we measured), for a site too large for the builder's memory or that publishes one edit
-at a time and must be quick about it; searching more bundles costs the reader time. The search page of a
-language searches all the bundles of the language through ``pagefind/merge/pagefind.js``
-(``static/pagefind-merge.js``), which ranks their results together by score and leaves
-out a bundle that only matched by Pagefind's typo fallback when another holds the word,
-so a query finds the same pages as one index would.
+page changes. So each language is split into chunks of about ``search-chunk-pages``
+pages (100 by default, see :mod:`tolmach.config`; at most half as many more),
+each indexed by a run of its own into a bundle of its own, ``pagefind/<chunk>/``: the
+runs follow one another, so the peak is one chunk's, and a chunk is indexed again only
+when one of its pages changed, so one edit re-indexes a small chunk per language.
+``search-chunk-pages = 0`` makes each language one chunk. The search page of a language
+searches all the bundles of the language through ``pagefind/merge/pagefind.js``
+(``static/pagefind-merge.js``), which starts loading them as the page opens, ranks their
+results together by score and leaves out a bundle that only matched by Pagefind's typo
+fallback when another holds the word, so a query finds the same pages as one index
+would.
 
 A page's chunk is a hash of its site path modulo the language's chunk count, a power of
 two (see :func:`chunk_count`): adding or removing a page changes only its own chunk,
@@ -41,18 +41,12 @@ from pathlib import Path
 
 from tolmach.fileio import move_into_place, write_atomic
 
-__all__ = ["CHUNK_PAGES", "MERGE", "MERGE_SCRIPT", "PAGEFIND", "Chunk", "bucket_of", "chunk_count",
+__all__ = ["MERGE", "MERGE_SCRIPT", "PAGEFIND", "Chunk", "bucket_of", "chunk_count",
            "index_chunk", "plan_chunks", "remove_stale_bundles", "run_pagefind", "search_available"]
 
 PAGEFIND = "pagefind"
 MERGE = "merge"  # pagefind/merge/pagefind.js: the module that searches every bundle
 MERGE_SCRIPT = "pagefind-merge.js"  # its source among the static files
-# A chunk size for ``search-chunk-pages``: a language's chunks hold this many or fewer
-# on average (more than half as many), none more than one and a half times as many. On
-# the 1,000-document javascript.info site (chunks of 49 to 115 pages) a run peaks at
-# 62 MB at most, against 690 MB for one run over the site; smaller chunks would add
-# Pagefind's start-up (a 4-page run: 0.01 s of CPU, 0.1 s) more often to a cold publish.
-CHUNK_PAGES = 100
 # What Pagefind writes into every bundle and the search page never loads (other kinds of
 # search box): a third of a bundle's own files, left out of each.
 _UNUSED = ("pagefind-component-ui.css", "pagefind-component-ui.js", "pagefind-highlight.js",

@@ -33,9 +33,8 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from jinja2 import Environment
-from markdown_it.common.utils import escapeHtml
 from markupsafe import Markup
 
 from tolmach.catalog.status import translations_of
@@ -43,7 +42,6 @@ from tolmach.fileio import LinkGuard, ensure_inside, move_into_place, write_atom
 from tolmach.jobs.cache import MISS, content_digest, key_of
 from tolmach.jobs.executor import RunOptions
 from tolmach.jobs.units import Fresh, Unit, run_units
-from tolmach.markdown.verify import VerifiedBuild, Verifier
 from tolmach.project import SourceDocument
 from tolmach.publish.gate import Verdict, error_count, judge
 from tolmach.publish.interface import Interface, interface_for
@@ -58,7 +56,6 @@ from tolmach.publish.pages import (
     source_page,
     translated_page,
 )
-from tolmach.publish.render import Rendered, content_security_policy, render_article
 from tolmach.publish.search import (
     MERGE,
     MERGE_SCRIPT,
@@ -71,6 +68,12 @@ from tolmach.publish.search import (
 )
 from tolmach.publish.templating import Listed, contents, environment, static_text
 from tolmach.publish.web import FeedEntry, SitemapEntry, absolute, atom_feed, sitemap, url_path
+
+if TYPE_CHECKING:  # parsers and templates load when a page is judged or rendered, not on a no-op
+    from jinja2 import Environment
+
+    from tolmach.markdown.verify import VerifiedBuild, Verifier
+    from tolmach.publish.render import Rendered
 
 __all__ = ["Outcome", "PublishError", "PublishOptions", "PublishReport", "language", "publish_site",
            "site_folder", "verified_pages"]
@@ -389,6 +392,8 @@ class _Publisher:
             found.append([kind, url, link_line(page, url)])
             return f"{_PLACEHOLDER}{self.token}x{len(found) - 1}x"
 
+        from tolmach.publish.render import render_article
+
         fallback = None if page.progress is None else fallback_of(page, self.source)
         rendered = render_article(page.markdown, fallback, note, dialect=self._dialect(page.doc))
         if self.drafts is not None:
@@ -408,6 +413,10 @@ class _Publisher:
         those of rendering with the resolved links."""
         if self.drafts is None:
             return None
+        from markdown_it.common.utils import escapeHtml
+
+        from tolmach.publish.render import Rendered
+
         path = self.drafts / f"{code}/{doc.name}.pickle"
         try:
             page, rendered, found = pickle.loads(path.read_bytes())
@@ -575,6 +584,8 @@ class _Publisher:
         return absolute(self.base_url, site_path) if self.base_url else root + url_path(site_path)
 
     def _render_page(self, page: Page, outcome: Outcome, rendered: Rendered | None = None) -> str:
+        from tolmach.publish.render import render_article
+
         ui = interface_for(page.language.code)
         if rendered is None:
             fallback = None if page.progress is None else fallback_of(page, self.source)
@@ -613,6 +624,8 @@ class _Publisher:
         )
 
     def _common(self, ui: Interface, lang: Language, root: str) -> dict:
+        from tolmach.publish.render import content_security_policy
+
         return {
             "ui": ui,
             "html_lang": lang,
@@ -636,6 +649,8 @@ class _Publisher:
         self.report.files += 1
         if self._changes(path, text) and write_atomic(path, text, regenerable=True):
             self.report.written.append(path)
+            if self.cache is not None:  # _changes remembered the bytes it replaced
+                self.cache.files.forget(path)
 
     def _changes(self, path: Path, content: str | bytes) -> bool:
         """Whether ``path`` does not hold ``content`` yet (by digest: nothing is read when
@@ -712,6 +727,8 @@ class _Publisher:
 
     def _write_search_page(self, lang: Language, shown: list[Language]) -> None:
         ui = interface_for(lang.code)
+        from tolmach.publish.render import content_security_policy
+
         common = self._common(ui, lang, "../")
         common["csp"] = content_security_policy(search=True)
         bundles = [f"../{PAGEFIND}/{chunk.name}/" for chunk in self._search_chunks()

@@ -6,13 +6,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from jinja2 import Environment, PackageLoader, StrictUndefined
 from markupsafe import Markup
 
 from tolmach.project import SourceDocument
 from tolmach.publish.interface import interface_for
+
+if TYPE_CHECKING:
+    from jinja2 import Environment
 
 __all__ = ["Listed", "contents", "environment", "static_text"]
 
@@ -66,6 +68,8 @@ def static_text(name: str) -> str:
 
 @cache
 def environment(ui_locale: str) -> Environment:
+    from jinja2 import Environment, PackageLoader, StrictUndefined  # only when a page is made
+
     env = Environment(loader=PackageLoader("tolmach.publish", "templates"), autoescape=True,
                       undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True,
                       keep_trailing_newline=True, extensions=["jinja2.ext.i18n"])

@@ -14,7 +14,6 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 from urllib.parse import quote
-from xml.sax.saxutils import escape, quoteattr
 
 __all__ = ["FeedEntry", "SitemapEntry", "absolute", "atom_feed", "sitemap", "url_path"]
 
@@ -49,6 +48,8 @@ class SitemapEntry:
 
 def sitemap(entries: Iterable[SitemapEntry]) -> Iterable[str]:
     """``sitemap.xml`` as text pieces, one ``<url>`` at a time (it may be long)."""
+    from xml.sax.saxutils import escape, quoteattr  # it loads urllib.request: only here
+
     yield '<?xml version="1.0" encoding="UTF-8"?>\n'
     yield f'<urlset xmlns="{SITEMAP_NS}" xmlns:xhtml="{XHTML_NS}">\n'
     for entry in entries:
@@ -75,6 +76,8 @@ class FeedEntry:
 def atom_feed(*, title: str, feed_url: str, site_url: str, lang: str,
               entries: list[FeedEntry], generator: str = "tolmach") -> str:
     """An Atom 1.0 feed; the newest entry date is the feed's date (so it is reproducible)."""
+    from xml.sax.saxutils import escape, quoteattr
+
     updated = max((e.updated for e in entries if e.updated), default=EPOCH)
     parts = [
         '<?xml version="1.0" encoding="utf-8"?>\n',

@@ -11,40 +11,71 @@
 // (or fell back to a longer one): the same pages as one index would find.
 
 var settings = {};
-var bundles = []; // {search, preload, filters, destroy} per bundle
+var loading = {}; // bundle path → Promise of its initialised Pagefind instance
+var merged_in = []; // Promises of the instances, in the order mergeIndex named them
+var bundles = []; // {search, preload, filters, destroy} per bundle, once all are loaded
 
-export async function options(given) {
-  settings = Object.assign({}, settings, given);
-  await Promise.all(bundles.map(function (b) { return b.options(given); }));
+// Start loading the bundles before the reader types (the search page calls this when it
+// opens): each bundle's first load (its module, worker, WebAssembly and metadata) is
+// what makes a first search over many bundles slow, and the bundles load side by side.
+export function warm(bundlePaths, baseUrl) {
+  bundlePaths.forEach(function (path) {
+    load(path, baseUrl).catch(function () {}); // a failure shows when the search asks
+  });
 }
 
 // Each bundle through its own copy of Pagefind's module (its own worker and WebAssembly
 // memory): instances that share one module share its WebAssembly, which loads again for
 // each new primary instance and breaks the others.
+function load(bundlePath, baseUrl) {
+  if (!loading[bundlePath]) {
+    loading[bundlePath] = import(bundlePath + "pagefind.js").then(async function (module) {
+      var instance = module.createInstance({ basePath: bundlePath, baseUrl: baseUrl });
+      await instance.init();
+      return instance;
+    });
+  }
+  return loading[bundlePath];
+}
+
+// PagefindUI names the bundles one after another and waits for each: the loading is
+// only started here, and every call below waits for all of them.
 export async function mergeIndex(bundlePath, given) {
-  var module = await import(bundlePath + "pagefind.js");
   var own = Object.assign({}, settings, given || {});
   delete own.language;
-  var instance = module.createInstance({ basePath: bundlePath, baseUrl: own.baseUrl });
-  bundles.push(instance);
-  await instance.init();
-  await instance.options(own);
+  merged_in.push(load(bundlePath, own.baseUrl).then(async function (instance) {
+    await instance.options(own);
+    return instance;
+  }));
+}
+
+async function loaded() {
+  bundles = await Promise.all(merged_in);
+  return bundles;
+}
+
+export async function options(given) {
+  settings = Object.assign({}, settings, given);
+  await Promise.all((await loaded()).map(function (b) { return b.options(given); }));
 }
 
 export async function preload(term, given) {
-  await Promise.all(bundles.map(function (b) { return b.preload(term, given); }));
+  await Promise.all((await loaded()).map(function (b) { return b.preload(term, given); }));
 }
 
 export async function filters() {
-  return merged(await Promise.all(bundles.map(function (b) { return b.filters(); })));
+  return merged(await Promise.all((await loaded()).map(function (b) { return b.filters(); })));
 }
 
 export async function destroy() {
-  await Promise.all(bundles.map(function (b) { return b.destroy(); }));
+  await Promise.all((await loaded()).map(function (b) { return b.destroy(); }));
   bundles = [];
+  merged_in = [];
+  loading = {};
 }
 
 export async function search(term, given) {
+  await loaded();
   var answers = await Promise.all(bundles.map(function (b) { return b.search(term, given); }));
   var kept = await withoutFallbacks(term, given, answers);
   var results = [].concat.apply([], kept.map(function (a) { return a.results; }));
