@@ -1184,17 +1184,20 @@ def _work_build(batch: tuple) -> list[Fresh]:
 def _work_check(batch: tuple) -> list[Fresh]:
     project, _ = _worker_project(batch[0])
     fresh, verifier, current = [], None, None
-    for doc, locale in batch[1]:
-        if current != doc.name:
-            project._source_lines.clear()  # one document at a time
-            verifier, current = project.verifier(doc), doc.name
-            project.source_lines(doc.name, verifier.document)
-        with project.noting_probes() as probes:
-            po = read_po(project.catalog_path(locale, doc.name))
-            built = verifier.build(translations_of(po), same_image=project.same_image(doc, locale))
-            findings = project.check_catalog(locale, doc.name, po, verified=built)
-        conditions = tuple(probes)
-        fresh.append(Fresh(findings, [_finding_row(f) for f in findings], None, conditions))
+    # parses, entries, contexts and findings: hundreds of thousands of objects, no cycles
+    with no_garbage_collection():
+        for doc, locale in batch[1]:
+            if current != doc.name:
+                project._source_lines.clear()  # one document at a time
+                verifier, current = project.verifier(doc), doc.name
+                project.source_lines(doc.name, verifier.document)
+            with project.noting_probes() as probes:
+                po = read_po(project.catalog_path(locale, doc.name))
+                same_image = project.same_image(doc, locale)
+                built = verifier.build(translations_of(po), same_image=same_image)
+                findings = project.check_catalog(locale, doc.name, po, verified=built)
+            conditions = tuple(probes)
+            fresh.append(Fresh(findings, [_finding_row(f) for f in findings], None, conditions))
     return fresh
 
 

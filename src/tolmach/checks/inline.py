@@ -147,6 +147,8 @@ def _plain(text: str) -> InlineMarkup:
 
 def mask_code(text: str) -> str:
     """``text`` with every code span replaced by :data:`OBJECT` characters of equal length."""
+    if "`" not in text:
+        return text
     return _CODE_SPAN_RE.sub(lambda m: OBJECT * len(m.group(0)), text)
 
 

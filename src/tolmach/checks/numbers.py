@@ -41,6 +41,7 @@ _MULTIPLIER_WORD_RE = re.compile(
     r"\s?-?(?:x|×|X|fold|fach|mal|times|倍|раз|кратн|倍数)", re.IGNORECASE
 )
 _FULLWIDTH_RE = re.compile("[０-９％]")
+_DIGIT_RE = re.compile("[0-9]")
 _GROUP_HEAD_RE = re.compile(r"[0-9]{1,3}")
 _NOT_SPACE_RE = re.compile(rf"[^{_SPACES}]+")
 _PERCENT_RE = re.compile(r"[\u00a0\u202f ]?%")
@@ -80,7 +81,7 @@ class NumberToken:
 @check("numbers")
 def numbers(ctx: EntryContext) -> Iterator[str]:
     """Every number of the source appears with the same value, percent sign, multiplier and unit."""
-    source = read_numbers(ctx.source_markup.text, ctx.source_locale)
+    source = _source_numbers(ctx.source_markup.text, ctx.source_locale)
     target = read_numbers(ctx.target_markup.text, ctx.locale)
     unmatched_source: list[NumberToken] = []
     remaining = list(target)
@@ -94,6 +95,12 @@ def numbers(ctx: EntryContext) -> Iterator[str]:
     yield from _explain_unmatched(unmatched_source, remaining, ctx.locale)
 
 
+@lru_cache(maxsize=4096)
+def _source_numbers(text: str, locale: str) -> tuple[NumberToken, ...]:
+    """:func:`read_numbers` of a source text, read once for all its locales."""
+    return tuple(read_numbers(text, locale))
+
+
 def read_numbers(text: str, locale: str) -> list[NumberToken]:
     """The numbers in ``text`` read under the conventions of ``locale``.
 
@@ -102,6 +109,8 @@ def read_numbers(text: str, locale: str) -> list[NumberToken]:
     """
     if _FULLWIDTH_RE.search(text):
         text = text.translate(_FULLWIDTH)
+    elif not _DIGIT_RE.search(text):  # every number starts with a digit
+        return []
     found = []
     for match in _NUMBER_RE.finditer(text):
         for start, written in _split_false_groups(match.start(), match.group(0), locale):

@@ -66,11 +66,15 @@ _QUOTE_STYLES: tuple[tuple[str, ...], ...] = (
 _FOLD_BRACKETS = str.maketrans("（）［］｛｝", "()[]{}")
 _FULL_WIDTH_BRACKET_RE = re.compile("[（）［］｛｝]")
 _DOUBLE_QUOTE_RE = re.compile(f"[{_DOUBLE_QUOTES}]")
-_REPEATED_WORD_RE = re.compile(r"(?<!\w)([^\W\d_]{2,})\s+(\1)(?!\w)", re.IGNORECASE)
+# Possessive: a repeat starts with a whole run of letters and a whole run of spaces, so
+# giving characters back can never find one (it only cost time).
+_REPEATED_WORD_RE = re.compile(r"(?<!\w)([^\W\d_]{2,}+)\s++(\1)(?!\w)", re.IGNORECASE)
 _ALLOWED_REPEATS = {"de": {"die", "der", "das"}, "en": {"that", "had"}, "fr": {"nous", "vous"}}
 _DOUBLE_SPACE_RE = re.compile(r"(?<=\S) {2,}(?=\S)")
 # A space before a mark that ends a clause: "платформи ." — not ".NET", not "5 ,5".
 _SPACE_BEFORE_RE = re.compile(r"(?<=\S)[ \t\u00a0\u202f]+([.,;:!?])(?![\w])")
+# What every match of the pattern above holds: a quick test that most texts fail.
+_SPACE_BEFORE_HINT_RE = re.compile(r"[ \t\u00a0\u202f][.,;:!?]")
 # Languages whose typography puts a (narrow no-break) space before some marks.
 _SPACED_MARKS = {"fr": ";:!?"}
 
@@ -100,9 +104,11 @@ def punctuation(ctx: EntryContext) -> Iterator[str]:
 def _space_before_marks(ctx: EntryContext) -> Iterator[str]:
     """A space before . , ; : ! ? that the source does not have, except where the target
     language's typography wants one (French: before ; : ! ?)."""
-    spaced = _SPACED_MARKS.get(ctx.language, "")
-    source = [m.group(1) for m in _SPACE_BEFORE_RE.finditer(ctx.source_markup.text)]
     text = ctx.target_markup.text
+    if not _SPACE_BEFORE_HINT_RE.search(text):
+        return
+    spaced = _SPACED_MARKS.get(ctx.language, "")
+    source = list(_spaces_before(ctx.source_markup.text))
     for match in _SPACE_BEFORE_RE.finditer(text):
         mark = match.group(1)
         if mark in spaced:
@@ -112,6 +118,14 @@ def _space_before_marks(ctx: EntryContext) -> Iterator[str]:
             continue
         context = text[max(0, match.start() - 15) : match.end() + 5].strip()
         yield f"space before {mark!r}: {context!r}"
+
+
+@lru_cache(maxsize=4096)
+def _spaces_before(text: str) -> tuple[str, ...]:
+    """The marks with a space before them in ``text`` (a source: shared by its locales)."""
+    if not _SPACE_BEFORE_HINT_RE.search(text):
+        return ()
+    return tuple(m.group(1) for m in _SPACE_BEFORE_RE.finditer(text))
 
 
 def sentence_end(text: str) -> tuple[str, str] | None:
@@ -165,12 +179,19 @@ def _trailing(text: str) -> str:
 @check("spacing", severity="warning")
 def spacing(ctx: EntryContext) -> Iterator[str]:
     """No doubled spaces between words that the source does not have."""
+    if "  " not in ctx.target_markup.masked:  # every doubled space holds two spaces
+        return
     target = _DOUBLE_SPACE_RE.finditer(ctx.target_markup.masked)
-    extra = len(list(target)) - len(_DOUBLE_SPACE_RE.findall(ctx.source_markup.masked))
+    extra = len(list(target)) - _doubled_spaces(ctx.source_markup.masked)
     if extra > 0:
         first = next(_DOUBLE_SPACE_RE.finditer(ctx.target_markup.masked))
         context = ctx.target_markup.masked[max(0, first.start() - 12) : first.end() + 12]
         yield f"doubled space: {context.strip()!r}"
+
+
+@lru_cache(maxsize=4096)
+def _doubled_spaces(text: str) -> int:
+    return len(_DOUBLE_SPACE_RE.findall(text)) if "  " in text else 0
 
 
 @check("repeated-word", severity="warning")
@@ -195,15 +216,26 @@ def _repeats(text: str) -> int:
 @check("brackets")
 def brackets(ctx: EntryContext) -> Iterator[str]:
     """Brackets and quotation marks open and close as often as in the source."""
-    source, target = _folded(ctx.source_markup.text), _folded(ctx.target_markup.text)
-    for opener, closer in _BRACKETS.items():
-        balance = _balance(target, opener, closer)
-        if balance != _balance(source, opener, closer):
+    source = _pairing(ctx.source_markup.text)
+    target = _pairing(ctx.target_markup.text)
+    if target == source:
+        return
+    for (opener, closer), balance, was in zip(_BRACKETS.items(), target[0], source[0], strict=True):
+        if balance != was:
             yield f"unbalanced {opener}{closer}: {_describe(balance)}"
-    if quote_imbalance(target) > quote_imbalance(source):
+    if target[1] > source[1]:
         yield "unbalanced quotation marks: an opening or closing mark is missing"
-    if target.count('"') % 2 > source.count('"') % 2:
+    if target[2] > source[2]:
         yield 'unbalanced "": an odd number of straight quotes'
+
+
+@lru_cache(maxsize=4096)
+def _pairing(text: str) -> tuple[tuple[int, ...], int, int]:
+    """Per bracket pair, opened minus closed; unmatched quotation marks; an odd number of
+    straight quotes (1) or not (0). A source's are shared by all its locales."""
+    text = _folded(text)
+    balances = tuple(_balance(text, opener, closer) for opener, closer in _BRACKETS.items())
+    return balances, quote_imbalance(text), text.count('"') % 2
 
 
 def quote_imbalance(text: str) -> int:
@@ -250,7 +282,7 @@ def _describe(balance: int) -> str:
 def quotes(ctx: EntryContext) -> Iterator[str]:
     """Quotation marks are the target language's own (“” in English, „“ in German, «» in Russian)."""
     own = QUOTES.get(ctx.language)
-    if own is None:
+    if own is None or not _DOUBLE_QUOTE_RE.search(ctx.target_markup.text):
         return
     foreign = sorted(set(_DOUBLE_QUOTE_RE.findall(ctx.target_markup.text)) - set(own))
     if foreign:

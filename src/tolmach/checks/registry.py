@@ -128,6 +128,7 @@ _KIND_RE = re.compile(
 )
 
 
+@lru_cache(maxsize=4096)  # an entry's comment is read once per check pass and locale
 def parse_kind(comment: str | None) -> str | None:
     """The block type from an extracted comment such as ``table cell, under "X"``.
 

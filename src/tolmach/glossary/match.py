@@ -17,6 +17,7 @@ import itertools
 import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import snowballstemmer
 
@@ -58,6 +59,8 @@ _NOT_PROSE_RE = re.compile(
     r"|\bwww\.[^\s<>()\[\]]+",
     re.DOTALL,
 )
+# Each kind of span above holds one of these: a text without any has none.
+_NOT_PROSE_MARKS = ("`", "](", "<", "http", "www.")
 _MARKUP_IN_GAP_RE = re.compile(r"[*_~]")
 _SPACE_RE = re.compile(r"\s+")
 
@@ -85,12 +88,17 @@ _SNOWBALL = {
 }  # fmt: skip
 
 
-@dataclass(frozen=True, slots=True)
-class Token:
+class Token(NamedTuple):
+    """One word of a text (a named tuple: texts have many, and a tuple is quick to make)."""
+
     text: str
     start: int
     end: int
     cyrillic: bool = False  # known from the tokenizer: no regex search per use
+
+
+# A Token made without the named tuple's Python-level ``__new__``: texts have many words.
+_token = functools.partial(tuple.__new__, Token)
 
 
 def is_cyrillic(text: str) -> bool:
@@ -100,13 +108,15 @@ def is_cyrillic(text: str) -> bool:
 def tokenize(text: str) -> list[Token]:
     """Split text into word tokens; script changes and punctuation separate tokens."""
     return [
-        Token(m.group(), m.start(), m.end(), m.lastgroup == "cyrillic")
+        _token((m.group(), m.start(), m.end(), m.lastgroup == "cyrillic"))
         for m in _TOKEN_RE.finditer(text)
     ]
 
 
 def mask_code_and_urls(text: str) -> str:
     """Blank out inline code and URLs, keeping offsets, so no term is found inside them."""
+    if not any(mark in text for mark in _NOT_PROSE_MARKS):
+        return text
     return _NOT_PROSE_RE.sub(lambda m: " " * len(m.group()), text)
 
 
@@ -300,7 +310,13 @@ class SourceIndex:
 
     def _longest_at(self, text, tokens, i, lemmas, accept) -> tuple[Hit, int] | None:
         token = tokens[i]
-        keys = sorted(lemmas(i)) if token.cyrillic else (token.text.casefold(),)
+        if token.cyrillic:
+            found = lemmas(i)
+            if self._by_key.keys().isdisjoint(found):  # most words start no term
+                return None
+            keys = sorted(found)
+        else:
+            keys = (token.text.casefold(),)
         best: tuple[Hit, int] | None = None
         for key in keys:
             for pattern, item in self._by_key.get(key, ()):

@@ -64,7 +64,7 @@ class MatchTable:
         key = (text, heading)
         found = self.found.get(key)
         if found is None:
-            found = self.stored.get(_text_key(text, heading))
+            found = self.stored.get(_text_key(text, heading)) if self.stored else None
             if found is None:
                 found = find()
                 self.new += 1

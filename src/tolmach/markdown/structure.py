@@ -36,6 +36,7 @@ that caused them.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections import Counter
 from collections.abc import Callable, Hashable, Sequence
@@ -93,6 +94,11 @@ class Construct(NamedTuple):
     def name(self) -> str:
         """How a message names it: ``heading 2``, ``table cell``, ``fenced code``."""
         return construct_name(self.shape)
+
+
+# A Construct made without the named tuple's Python-level ``__new__`` (a document has
+# tens of thousands of them): ``_construct((shape, line))``.
+_construct = functools.partial(tuple.__new__, Construct)
 
 
 @dataclass(frozen=True)
@@ -258,7 +264,7 @@ def _token_constructs(
             openers.pop()  # the footnote plugin may close what it never opened
         last = line
         shape = _shape(token, text, keys, translatable_html)
-        constructs.append(Construct(shapes.setdefault(shape, shape), line))
+        constructs.append(_construct((shapes.setdefault(shape, shape), line)))
         if token.type == "front_matter" and keys:
             constructs.extend(_front_matter_values(token, text, keys))
     return constructs

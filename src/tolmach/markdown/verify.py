@@ -205,7 +205,14 @@ def verified_build(
 
 def _line_starts(text: str) -> list[int]:
     """Offsets where lines start, as markdown-it counts lines (CR LF, CR and LF end one)."""
-    return [0, *(m.end() for m in _LINE_BREAK_RE.finditer(text))]
+    if "\r" in text:
+        return [0, *(m.end() for m in _LINE_BREAK_RE.finditer(text))]
+    starts, find = [0], text.find
+    end = find("\n")
+    while end >= 0:
+        starts.append(end + 1)
+        end = find("\n", end + 1)
+    return starts
 
 
 class _Attribution:
