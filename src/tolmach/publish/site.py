@@ -1068,7 +1068,10 @@ def _work_judge(batch: tuple) -> list[Fresh]:
     publisher = _worker_publisher(context)
     staging = Path(context[4]) if context[4] else None
     publisher.drafts = Path(context[5])
-    return [publisher._judge_one(doc, staging) for doc in docs]
+    from tolmach.catalog.poreader import no_garbage_collection
+
+    with no_garbage_collection():  # catalogs, parses and findings: many objects, no cycles
+        return [publisher._judge_one(doc, staging) for doc in docs]
 
 
 def _work_pages(batch: tuple) -> list[Fresh]:
