@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import struct
 import zlib
+from collections.abc import Callable
 from pathlib import Path
 
 import polib
@@ -178,3 +179,17 @@ def fill(project: Project, locale: str, translations: dict[str, str]) -> None:
                     entry.flags.remove("fuzzy")
         po.metadata["PO-Revision-Date"] = "2025-08-01 10:00+0000"
         po.save(str(path))
+
+
+def extracted_and_filled(root: Path, fill: Callable[[polib.POEntry], None]) -> Project:
+    """The project at ``root`` after the real ``extract`` and ``update``, every catalog
+    entry then passed to ``fill`` (which sets what it translates) and saved."""
+    project = Project(load_config(root))
+    project.extract()
+    project.update()
+    for path in sorted((root / "locales").rglob("*.po")):
+        po = polib.pofile(str(path), wrapwidth=0)
+        for entry in po:
+            fill(entry)
+        po.save()
+    return Project(load_config(root))

@@ -12,11 +12,10 @@ import shutil
 from html.parser import HTMLParser
 from pathlib import Path
 
-import polib
 import pytest
+from publish_scenario import extracted_and_filled
 
 from tolmach import pseudo_translate
-from tolmach.config import load_config
 from tolmach.markdown.dialects import resolve_dialect
 from tolmach.project import Project
 from tolmach.publish import PublishOptions, publish_site
@@ -96,15 +95,11 @@ def dialect_project(root: Path, preset: str, translate=pseudo_translate,
     (root / "pyproject.toml").write_text(
         '[tool.tolmach]\nsource-locale = "ru"\nlocales = ["de"]\n'
         f'documents = ["docs/*.md", "docs/*.mdx"]\ndialect = "{preset}"\nsearch = false\n', "utf-8")
-    project = Project(load_config(root))
-    project.extract()
-    project.update()
-    for path in (root / "locales").rglob("*.po"):
-        po = polib.pofile(str(path), wrapwidth=0)
-        for entry in po:
-            entry.msgstr = translate(entry.msgid)
-        po.save()
-    return Project(load_config(root))
+
+    def fill(entry) -> None:
+        entry.msgstr = translate(entry.msgid)
+
+    return extracted_and_filled(root, fill)
 
 
 @pytest.mark.parametrize("preset", sorted(CASES))

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import polib
+from publish_scenario import extracted_and_filled
 
 from tolmach import pseudo_translate
 from tolmach.config import load_config
@@ -50,16 +50,12 @@ def make_project(root: Path) -> Project:
     (root / "pyproject.toml").write_text(
         '[tool.tolmach]\nsource-locale = "ru"\nlocales = ["de"]\ndocuments = ["docs/*.md"]\n'
         "search = false\n", "utf-8")
-    project = Project(load_config(root))
-    project.extract()
-    project.update()
-    for path in (root / "locales").rglob("*.po"):
-        po = polib.pofile(str(path), wrapwidth=0)
-        for entry in po:
-            if "без перевода" not in entry.msgid:
-                entry.msgstr = pseudo_translate(entry.msgid)
-        po.save()
-    return Project(load_config(root))
+
+    def fill(entry) -> None:
+        if "без перевода" not in entry.msgid:
+            entry.msgstr = pseudo_translate(entry.msgid)
+
+    return extracted_and_filled(root, fill)
 
 
 def site_bytes(site: Path) -> dict[str, bytes]:

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import polib
 import pytest
+from publish_scenario import extracted_and_filled
 
 from tolmach import pseudo_translate
 from tolmach.config import load_config
@@ -32,15 +33,11 @@ def configure(root: Path, locales=("de", "en"), base_url: str | None = None,
     (root / "pyproject.toml").write_text(
         f'[tool.tolmach]\nsource-locale = "ru"\nlocales = [{quoted}]\ndocuments = ["docs/*.md"]\n'
         f'search = {"true" if search else "false"}\n{base}', "utf-8")
-    project = Project(load_config(root))
-    project.extract()
-    project.update()
-    for path in (root / "locales").rglob("*.po"):
-        po = polib.pofile(str(path), wrapwidth=0)
-        for entry in po:
-            entry.msgstr = entry.msgstr or pseudo_translate(entry.msgid)
-        po.save()
-    return Project(load_config(root))
+
+    def fill(entry) -> None:
+        entry.msgstr = entry.msgstr or pseudo_translate(entry.msgid)
+
+    return extracted_and_filled(root, fill)
 
 
 def make(root: Path, **settings) -> Project:

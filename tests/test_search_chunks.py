@@ -18,13 +18,12 @@ import re
 import shutil
 from pathlib import Path
 
-import polib
 import pytest
 from click.testing import CliRunner
+from publish_scenario import extracted_and_filled
 
 from tolmach import pseudo_translate
 from tolmach.cli import cli
-from tolmach.config import load_config
 from tolmach.project import Project
 from tolmach.publish import search
 from tolmach.publish.search import (
@@ -126,18 +125,13 @@ def write_project(root: Path, documents: int = DOCUMENTS, chunk_pages: int = SMA
 
 
 def translate(root: Path) -> Project:
-    project = Project(load_config(root))
-    project.extract()
-    project.update()
-    for path in (root / "locales").rglob("*.po"):
-        po = polib.pofile(str(path), wrapwidth=0)
-        for entry in po:
-            if not entry.msgstr or entry.fuzzy:
-                entry.msgstr = pseudo_translate(entry.msgid)
-                entry.flags = [flag for flag in entry.flags if flag != "fuzzy"]
-                entry.previous_msgid = None
-        po.save()
-    return project
+    def fill(entry) -> None:
+        if not entry.msgstr or entry.fuzzy:
+            entry.msgstr = pseudo_translate(entry.msgid)
+            entry.flags = [flag for flag in entry.flags if flag != "fuzzy"]
+            entry.previous_msgid = None
+
+    return extracted_and_filled(root, fill)
 
 
 def publish(root: Path, *args: str) -> None:
