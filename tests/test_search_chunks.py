@@ -16,6 +16,7 @@ import os
 import random
 import re
 import shutil
+import threading
 from pathlib import Path
 
 import pytest
@@ -29,6 +30,7 @@ from tolmach.publish import search
 from tolmach.publish.search import (
     MERGE,
     PAGEFIND,
+    Chunk,
     bucket_of,
     chunk_count,
     plan_chunks,
@@ -158,9 +160,10 @@ def runs(monkeypatch):
     seen: list[list[str]] = []
     real = search.run_pagefind
 
-    def counted(pages: Path, bundle: Path):
-        seen.append(sorted(p.relative_to(pages).as_posix() for p in pages.rglob("*.html")))
-        return real(pages, bundle)
+    def counted(folder: Path, bundle: Path, only=None):
+        seen.append(sorted(only) if only is not None
+                    else sorted(p.relative_to(folder).as_posix() for p in folder.rglob("*.html")))
+        return real(folder, bundle, only)
 
     monkeypatch.setattr(search, "run_pagefind", counted)
     return seen
@@ -266,3 +269,105 @@ def test_a_deleted_index_is_made_again_once(tmp_path, runs):
     runs.clear()
     publish(root)
     assert runs == []
+
+
+def test_with_two_jobs_two_chunks_are_indexed_at_once(tmp_path, monkeypatch):
+    """Each of the first two runs waits for the other at a barrier: run one after the
+    other, the first would wait in vain and the barrier would break."""
+    needs_pagefind()
+    root = tmp_path / "project"
+    write_project(root)
+    translate(root)
+    together = threading.Barrier(2, timeout=60)
+    real, waited = search.run_pagefind, []
+
+    def meeting(folder: Path, bundle: Path, only=None):
+        if len(waited) < 2:
+            waited.append(bundle.name)
+            together.wait()
+        return real(folder, bundle, only)
+
+    monkeypatch.setattr(search, "run_pagefind", meeting)
+    publish(root, "-j", "2")
+    assert len(waited) == 2 and not together.broken
+    plan = plan_chunks([(code, f"{code}/doc{i}.html") for code in ("ru", "de")
+                        for i in range(DOCUMENTS)], SMALL)
+    assert sorted(os.listdir(root / "output" / "site" / PAGEFIND)) == sorted([MERGE, *(c.name for c in plan)])
+
+
+def test_a_failed_run_stops_the_publish_and_leaves_no_bundle_aside(tmp_path, monkeypatch):
+    needs_pagefind()
+    root = tmp_path / "project"
+    write_project(root)
+    translate(root)
+    real = search.run_pagefind
+
+    def failing_once(folder: Path, bundle: Path, only=None):
+        if bundle.name.startswith(".new-de-1-of-"):
+            return "pagefind failed: no space left on the device"
+        return real(folder, bundle, only)
+
+    monkeypatch.setattr(search, "run_pagefind", failing_once)
+    result = CliRunner().invoke(cli, ["-C", str(root), "publish", "-q", "-j", "2"])
+    assert result.exit_code != 0
+    assert "no space left on the device" in result.output
+    folder = root / "output" / "site" / PAGEFIND
+    assert not [name for name in os.listdir(folder) if name.startswith(".new-")]
+    monkeypatch.setattr(search, "run_pagefind", real)
+    publish(root, "-j", "2")  # the next run indexes what is missing and succeeds
+    assert not [name for name in os.listdir(folder) if name.startswith(".new-")]
+    assert (folder / "de-1-of-8" / "pagefind-entry.json").is_file()
+
+
+def article_site(root: Path, paths: list[str]) -> Path:
+    """A site folder holding an article page at each of ``paths``."""
+    for path in paths:
+        (root / path).parent.mkdir(parents=True, exist_ok=True)
+        (root / path).write_text(
+            f'<html lang="de"><body><main data-pagefind-body><h1>{path}</h1>'
+            f"<p>Wort Text {len(path)}</p></main></body></html>", "utf-8")
+    return root
+
+
+def test_pages_a_glob_can_list_are_read_from_the_site_and_give_the_bytes_linked_copies_give(
+        tmp_path, monkeypatch, runs):
+    paths = ["de/a.html", "de/teil/b-1.html", "de/раздел/в_2.html"]
+    chunk = Chunk("de", "de-1-of-1", tuple(sorted(paths)))
+    copied: list[Path] = []
+    real_link = search._link_or_copy
+    monkeypatch.setattr(search, "_link_or_copy", lambda source, target: (
+        copied.append(target), real_link(source, target)))
+    globbed = article_site(tmp_path / "globbed", paths)
+    assert search.index_chunk(globbed, chunk) is None
+    assert copied == []
+    monkeypatch.setattr(search, "_reads_site", lambda chunk: False)
+    linked = article_site(tmp_path / "linked", paths)
+    assert search.index_chunk(linked, chunk) is None
+    assert len(copied) == len(paths)
+    assert runs == [sorted(paths), sorted(paths)]
+    assert bundles(globbed) == bundles(linked)
+    assert sorted(os.listdir(linked / PAGEFIND)) == ["de-1-of-1"]  # the linked copies are gone
+
+
+@pytest.mark.parametrize("odd", ["de/with space.html", "de/{braces}.html", "de/a,b.html",
+                                 "de/star*.html", "de/[x].html"])
+def test_a_path_a_glob_cannot_list_is_indexed_from_linked_copies(tmp_path, odd):
+    needs_pagefind()
+    paths = sorted(["de/plain.html", odd])
+    site = article_site(tmp_path / "site", paths)
+    chunks = [Chunk("de", "de-1-of-2", (paths[0],)), Chunk("de", "de-2-of-2", (paths[1],))]
+    assert [failed for _, failed in search.index_chunks(site, chunks, workers=2)] == [None, None]
+    entry = json.loads((site / PAGEFIND / "de-2-of-2" / "pagefind-entry.json").read_text("utf-8"))
+    assert entry["languages"]["de"]["page_count"] == 1
+
+
+def test_a_bundle_missing_a_page_of_its_chunk_is_an_error(tmp_path, monkeypatch):
+    needs_pagefind()
+    paths = ["de/a.html", "de/b.html"]
+    site = article_site(tmp_path / "site", paths)
+    real = search.run_pagefind
+    monkeypatch.setattr(search, "run_pagefind",
+                        lambda folder, bundle, only=None: real(folder, bundle, ["de/a.html"]))
+    failed = search.index_chunk(site, Chunk("de", "de-1-of-1", tuple(paths)))
+    assert failed == "pagefind indexed 1 of the 2 pages of search chunk de-1-of-1"
+    assert not (site / PAGEFIND).exists() or os.listdir(site / PAGEFIND) == []

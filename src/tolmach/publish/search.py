@@ -9,9 +9,9 @@ One Pagefind run over a whole site holds the whole index in memory (about 20 MB 
 0.35 MB per javascript.info article: 700 MB for 2,600 pages) and must run again when any
 page changes. So each language is split into chunks of about ``search-chunk-pages``
 pages (100 by default, see :mod:`tolmach.config`; at most half as many more),
-each indexed by a run of its own into a bundle of its own, ``pagefind/<chunk>/``: the
-runs follow one another, so the peak is one chunk's, and a chunk is indexed again only
-when one of its pages changed, so one edit re-indexes a small chunk per language.
+each indexed by a run of its own into a bundle of its own, ``pagefind/<chunk>/``: as
+many runs go at once as the command has processes (``-j``), so the peak is that many
+chunks', and a chunk is indexed again only when one of its pages changed, so one edit re-indexes a small chunk per language.
 ``search-chunk-pages = 0`` makes each language one chunk. The search page of a language
 searches all the bundles of the language through ``pagefind/merge/pagefind.js``
 (``static/pagefind-merge.js``), which starts loading them as the page opens, ranks their
@@ -31,18 +31,20 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Sequence
+from concurrent.futures import ThreadPoolExecutor, as_completed, wait
 from dataclasses import dataclass
 from importlib.util import find_spec
 from pathlib import Path
 
 from tolmach.fileio import move_into_place, write_atomic
 
-__all__ = ["MERGE", "MERGE_SCRIPT", "PAGEFIND", "Chunk", "bucket_of", "chunk_count",
-           "index_chunk", "plan_chunks", "remove_stale_bundles", "run_pagefind", "search_available"]
+__all__ = ["MERGE", "MERGE_SCRIPT", "PAGEFIND", "Chunk", "bucket_of", "chunk_count", "index_chunk",
+           "index_chunks", "plan_chunks", "remove_stale_bundles", "run_pagefind", "search_available"]
 
 PAGEFIND = "pagefind"
 MERGE = "merge"  # pagefind/merge/pagefind.js: the module that searches every bundle
@@ -53,6 +55,8 @@ _UNUSED = ("pagefind-component-ui.css", "pagefind-component-ui.js", "pagefind-hi
            "pagefind-modular-ui.css", "pagefind-modular-ui.js")
 _MOST_CHUNKS = 1 << 20  # a bound on the doubling, never reached: site paths differ
 _ASIDE = ".new-"  # prefix of a bundle being written, and of the pages it reads
+_PLAIN_PATH = re.compile(r"[\w./-]+")  # a site path a glob can list as it is
+_LONGEST_GLOB = 64 * 1024  # bytes: a command-line argument may hold 128 KiB on Linux
 
 
 def search_available() -> bool:
@@ -115,45 +119,138 @@ def plan_chunks(pages: Iterable[tuple[str, str]], size: int | None = None) -> li
 
 def index_chunk(site: Path, chunk: Chunk) -> str | None:
     """Index the pages of ``chunk`` into ``site/pagefind/<chunk>/``, replacing the bundle
-    there once the new one is complete; the error message if Pagefind failed.
+    there once the new one is complete; the error message if Pagefind failed."""
+    return index_chunks(site, [chunk])[0][1]
 
-    Pagefind reads a folder, so the chunk's pages are linked (copied where links are not
-    possible) into one beside the bundle, under their site paths: the addresses in the
-    bundle are those of the site."""
-    folder = site / PAGEFIND
-    pages = folder / f"{_ASIDE}{chunk.name}.pages"
-    fresh = folder / f"{_ASIDE}{chunk.name}"
-    for leftover in (pages, fresh):
-        shutil.rmtree(leftover, ignore_errors=True)
-    try:
-        for path in chunk.pages:
-            _link_or_copy(site / path, pages / path)
-        failed = run_pagefind(pages, fresh)
-    finally:
-        shutil.rmtree(pages, ignore_errors=True)
+
+def index_chunks(site: Path, chunks: Sequence[Chunk], workers: int = 1,
+                 progress: Callable[[int], None] | None = None) -> list[tuple[Chunk, str | None]]:
+    """Index each of ``chunks`` as :func:`index_chunk` does, up to ``workers`` Pagefind
+    runs at once; each chunk indexed, in order, with its error if Pagefind failed (one
+    after another, the first failure ends the list). ``progress`` hears how many runs
+    are done.
+
+    A run is a process of its own, so threads that wait for them keep the cores busy:
+    an edit that changes a page in every language re-indexes one chunk per language, a
+    cold site every chunk. Runs go side by side only when each reads the site itself
+    (see :func:`_reads_site`): the bundles then move in once every run is over, so no
+    folder a run walks changes under it."""
+    for chunk in chunks:  # what an interrupted run left aside
+        for leftover in (_aside(site, chunk, ".pages"), _aside(site, chunk)):
+            shutil.rmtree(leftover, ignore_errors=True)
+    tell = progress or (lambda done: None)
+    if workers > 1 and len(chunks) > 1 and all(map(_reads_site, chunks)):
+        failures = _index_side_by_side(site, chunks, workers, tell)
+    else:
+        failures = []
+        for chunk in chunks:
+            failures.append(_index_aside(site, chunk))
+            tell(len(failures))
+            if failures[-1] is not None:
+                break
+    for chunk, failed in zip(chunks, failures, strict=False):  # failures may stop early
+        if failed is None:
+            _move_bundle_in(site, chunk)
+    return list(zip(chunks, failures, strict=False))
+
+
+def _index_side_by_side(site: Path, chunks: Sequence[Chunk], workers: int,
+                        tell: Callable[[int], None]) -> list[str | None]:
+    """:func:`_index_aside` for every chunk on ``workers`` threads; on an exception, what
+    the runs wrote aside is removed."""
+    with ThreadPoolExecutor(min(workers, len(chunks)), thread_name_prefix="pagefind") as pool:
+        futures = [pool.submit(_index_aside, site, chunk) for chunk in chunks]
+        try:
+            for done, _ in enumerate(as_completed(futures), start=1):
+                tell(done)
+            return [future.result() for future in futures]
+        except BaseException:
+            for future in futures:
+                future.cancel()
+            wait(futures)
+            for chunk in chunks:
+                shutil.rmtree(_aside(site, chunk), ignore_errors=True)
+            raise
+
+
+def _aside(site: Path, chunk: Chunk, what: str = "") -> Path:
+    """Where ``chunk``'s new bundle is written (``what=".pages"``: the pages it reads)."""
+    return site / PAGEFIND / f"{_ASIDE}{chunk.name}{what}"
+
+
+def _reads_site(chunk: Chunk) -> bool:
+    """Whether Pagefind can read ``chunk``'s pages from the site folder itself, picked by
+    a ``--glob`` that lists them: each path is plain (letters, digits, ``_ . / -``, so
+    nothing in it is glob syntax) and the list fits in one argument."""
+    return (sum(len(path.encode()) + 1 for path in chunk.pages) <= _LONGEST_GLOB
+            and all(_PLAIN_PATH.fullmatch(path) for path in chunk.pages))
+
+
+def _index_aside(site: Path, chunk: Chunk) -> str | None:
+    """One Pagefind run over ``chunk``'s pages into a bundle beside the live one; the
+    error message if it failed (and then nothing is left aside).
+
+    Pagefind reads a folder and names each page by its path there. So it reads the site
+    folder, told by a glob which pages are the chunk's; or, where a path cannot be put
+    in a glob, a folder beside the bundle into which the chunk's pages are linked
+    (copied where links are not possible) under their site paths. Making and removing
+    that folder's many subfolders costs more than the run on some disks."""
+    fresh = _aside(site, chunk)
+    if _reads_site(chunk):
+        failed = run_pagefind(site, fresh, chunk.pages)
+    else:
+        pages = _aside(site, chunk, ".pages")
+        try:
+            for path in chunk.pages:
+                _link_or_copy(site / path, pages / path)
+            failed = run_pagefind(pages, fresh)
+        finally:
+            shutil.rmtree(pages, ignore_errors=True)
+    if failed is None:
+        failed = _missed_pages(fresh, chunk)
     if failed is not None:
         shutil.rmtree(fresh, ignore_errors=True)
-        return failed
+    return failed
+
+
+def _missed_pages(bundle: Path, chunk: Chunk) -> str | None:
+    """Why a bundle does not hold every page of its chunk, if it does not."""
+    try:
+        entry = json.loads((bundle / "pagefind-entry.json").read_text("utf-8"))
+        counted = sum(language["page_count"] for language in entry["languages"].values())
+    except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
+        return f"pagefind wrote no readable pagefind-entry.json in {bundle.name}: {exc}"
+    if counted != len(chunk.pages):
+        return (f"pagefind indexed {counted} of the {len(chunk.pages)} pages of search chunk "
+                f"{chunk.name}")
+    return None
+
+
+def _move_bundle_in(site: Path, chunk: Chunk) -> None:
+    """Trim the complete bundle written aside, make its manifest's bytes stable, and put
+    it in place of ``pagefind/<chunk>/``."""
+    fresh = _aside(site, chunk)
     for name in _UNUSED:
         (fresh / name).unlink(missing_ok=True)
     manifest = fresh / "pagefind-entry.json"
-    if manifest.is_file():
-        data = json.loads(manifest.read_text("utf-8"))
-        write_atomic(manifest, json.dumps(data, sort_keys=True, ensure_ascii=False), regenerable=True)
-    bundle = folder / chunk.name
+    data = json.loads(manifest.read_text("utf-8"))
+    write_atomic(manifest, json.dumps(data, sort_keys=True, ensure_ascii=False), regenerable=True)
+    bundle = site / PAGEFIND / chunk.name
     if bundle.is_symlink() or bundle.is_file():
         bundle.unlink()
     else:
         shutil.rmtree(bundle, ignore_errors=True)
     move_into_place(fresh, bundle)  # a folder: one rename as well
-    return None
 
 
-def run_pagefind(pages: Path, bundle: Path) -> str | None:
-    """One Pagefind run: every page under ``pages`` into ``bundle``; the error if any."""
-    done = subprocess.run(
-        [*_pagefind_command(), "--site", str(pages), "--output-path", str(bundle), "--silent"],
-        capture_output=True, text=True, check=False)
+def run_pagefind(folder: Path, bundle: Path, only: Sequence[str] | None = None) -> str | None:
+    """One Pagefind run into ``bundle``: every page under ``folder``, or ``only`` those
+    of its pages (paths relative to it, plain: see :func:`_reads_site`); the error if
+    any."""
+    command = [*_pagefind_command(), "--site", str(folder), "--output-path", str(bundle), "--silent"]
+    if only is not None:
+        command += ["--glob", "{" + ",".join(only) + "}"]
+    done = subprocess.run(command, capture_output=True, text=True, check=False)
     if done.returncode != 0:
         return f"pagefind failed: {(done.stderr or done.stdout).strip()[-500:]}"
     return None

@@ -24,6 +24,7 @@ rewritten.
 from __future__ import annotations
 
 import contextlib
+import functools
 import hashlib
 import os
 import pickle
@@ -40,7 +41,7 @@ from markupsafe import Markup
 from tolmach.catalog.status import translations_of
 from tolmach.fileio import LinkGuard, ensure_inside, move_into_place, write_atomic, write_cache_file
 from tolmach.jobs.cache import MISS, content_digest, key_of
-from tolmach.jobs.executor import RunOptions
+from tolmach.jobs.executor import RunOptions, workers_of
 from tolmach.jobs.units import Fresh, Unit, run_units
 from tolmach.project import SourceDocument
 from tolmach.publish.gate import Verdict, error_count, judge
@@ -61,7 +62,7 @@ from tolmach.publish.search import (
     MERGE_SCRIPT,
     PAGEFIND,
     Chunk,
-    index_chunk,
+    index_chunks,
     plan_chunks,
     remove_stale_bundles,
     search_available,
@@ -815,29 +816,42 @@ class _Publisher:
 
     def _index_search(self) -> None:
         """The Pagefind index, chunk by chunk: a chunk is indexed again only when one of
-        its pages changed (or its set of pages did); bundles of chunks no longer made go."""
+        its pages changed (or its set of pages did), as many at once as the command has
+        processes; bundles of chunks no longer made go."""
         _inside_folder(self.out, self.out / PAGEFIND, "the site folder")
         digest = self.cache.digest if self.cache is not None else (lambda path: "?")
         shown = self.project.shown(self.out)
         chunks = self._search_chunks()
+        stale: dict[str, str] = {}  # chunk name → the key its new bundle is recorded under
         for chunk in chunks:
-            bundle = _inside_folder(self.out, self.out / PAGEFIND / chunk.name, "the site folder")
+            _inside_folder(self.out, self.out / PAGEFIND / chunk.name, "the site folder")
             key = key_of("search", _SEARCH_FORMAT, shown, chunk.name,
                          [[page, digest(self.out / page)] for page in chunk.pages])
-            unit = f"search:{chunk.name}"
-            if self.cache is not None and self.cache.get("publish-search", unit, key) is not MISS:
-                continue
-            done = index_chunk(self.out, chunk)
-            if done is not None:
-                raise PublishError(done)
-            if self.cache is not None:
-                files = sorted(p for p in bundle.rglob("*") if p.is_file())
-                for path in files:  # looked at (as missing) when the record was checked
-                    self.cache.files.forget(path)
-                self.cache.put("publish-search", unit, key,
-                               outputs={path: self.cache.digest(path) for path in files})
+            if self.cache is None or self.cache.get("publish-search", f"search:{chunk.name}", key) is MISS:
+                stale[chunk.name] = key
+        unchanged = len(chunks) - len(stale)
+        report = functools.partial(self.run_options.report, "search chunks", total=len(chunks),
+                                   cached=unchanged)
+        report(unchanged)
+        indexed = index_chunks(self.out, [c for c in chunks if c.name in stale],
+                               workers_of(self.run_options.executor),
+                               progress=lambda done: report(unchanged + done))
+        for chunk, failed in indexed:
+            if failed is None and self.cache is not None:
+                self._remember_bundle(chunk, stale[chunk.name])
+        failure = next((failed for _, failed in indexed if failed is not None), None)
+        if failure is not None:
+            raise PublishError(failure)
         self._write(f"{PAGEFIND}/{MERGE}/pagefind.js", static_text(MERGE_SCRIPT))
         self._remove_all(remove_stale_bundles(self.out, chunks))
+
+    def _remember_bundle(self, chunk: Chunk, key: str) -> None:
+        """Record ``chunk``'s new bundle under ``key``, with the digests of its files."""
+        files = sorted(p for p in (self.out / PAGEFIND / chunk.name).rglob("*") if p.is_file())
+        for path in files:  # looked at (as missing) when the record was checked
+            self.cache.files.forget(path)
+        self.cache.put("publish-search", f"search:{chunk.name}", key,
+                       outputs={path: self.cache.digest(path) for path in files})
 
     # --- reviewer pages --------------------------------------------------------------------
 
