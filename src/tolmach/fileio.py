@@ -345,7 +345,7 @@ def _write_aside(path: Path, data: bytes, *, flush: bool) -> Path | None:
         mode = stat.S_IMODE(path.stat().st_mode)
     except FileNotFoundError:
         mode = 0o644
-    path.parent.mkdir(parents=True, exist_ok=True)
+        path.parent.mkdir(parents=True, exist_ok=True)  # a file that is there has its folder
     # a long name keeps room for the random part: the temporary name must fit too
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name[:_TEMP_NAME_ROOM]}.", suffix=".tmp", dir=path.parent)
     try:

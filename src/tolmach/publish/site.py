@@ -400,9 +400,16 @@ class _Publisher:
         if self.drafts is not None:
             kept = replace(page, catalog_findings=())  # the verdict is known: not needed
             draft = (kept, rendered, [(kind, url) for kind, url, _ in found])
-            write_cache_file(self.drafts / f"{page.language.code}/{page.doc.name}.pickle",
+            write_cache_file(self._draft_path(page.language.code, page.doc.name),
                              pickle.dumps(draft, pickle.HIGHEST_PROTOCOL))
         return found, [heading.anchor for heading in rendered.headings]
+
+    def _draft_path(self, code: str, name: str) -> Path:
+        """Where pass 1 keeps a page's draft: one flat folder, named by a digest of the
+        page, since making and removing a folder per document's path costs milliseconds
+        each on some disks (seconds for a site)."""
+        assert self.drafts is not None
+        return self.drafts / f"{hashlib.sha256(f'{code}/{name}'.encode()).hexdigest()[:32]}.pickle"
 
     def _draft(self, doc: SourceDocument, code: str) -> tuple[Page, Rendered] | None:
         """In pass 2: the page and article pass 1 rendered, its links resolved now — or
@@ -418,7 +425,7 @@ class _Publisher:
 
         from tolmach.publish.render import Rendered
 
-        path = self.drafts / f"{code}/{doc.name}.pickle"
+        path = self._draft_path(code, doc.name)
         try:
             page, rendered, found = pickle.loads(path.read_bytes())
         except (OSError, pickle.UnpicklingError, EOFError, ValueError):
@@ -881,7 +888,7 @@ class _Publisher:
         if staging is None:  # in this process, with no folder aside: write it now
             write_atomic(target, text, regenerable=True)
             return [str(target), None, digest]
-        staged = staging / site_path
+        staged = staging / f"{hashlib.sha256(site_path.encode()).hexdigest()[:32]}.html"  # flat: see _draft_path
         write_atomic(staged, text, regenerable=True)
         return [str(target), str(staged), digest]
 
