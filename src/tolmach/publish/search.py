@@ -156,14 +156,14 @@ def index_chunks(site: Path, chunks: Sequence[Chunk], workers: int = 1,
 
 def _index_side_by_side(site: Path, chunks: Sequence[Chunk], workers: int,
                         tell: Callable[[int], None]) -> list[str | None]:
-    """:func:`_index_aside` for every chunk on ``workers`` threads; on an exception, what
-    the runs wrote aside is removed."""
+    """:func:`_index_aside` for every chunk on ``workers`` threads; what a failed run
+    wrote aside is removed once every run is over (all of it on an exception)."""
     with ThreadPoolExecutor(min(workers, len(chunks)), thread_name_prefix="pagefind") as pool:
-        futures = [pool.submit(_index_aside, site, chunk) for chunk in chunks]
+        futures = [pool.submit(_index_aside, site, chunk, keep_failed=True) for chunk in chunks]
         try:
             for done, _ in enumerate(as_completed(futures), start=1):
                 tell(done)
-            return [future.result() for future in futures]
+            failures = [future.result() for future in futures]
         except BaseException:
             for future in futures:
                 future.cancel()
@@ -171,6 +171,10 @@ def _index_side_by_side(site: Path, chunks: Sequence[Chunk], workers: int,
             for chunk in chunks:
                 shutil.rmtree(_aside(site, chunk), ignore_errors=True)
             raise
+    for chunk, failed in zip(chunks, failures, strict=True):  # no run walks the site now
+        if failed is not None:
+            shutil.rmtree(_aside(site, chunk), ignore_errors=True)
+    return failures
 
 
 def _aside(site: Path, chunk: Chunk, what: str = "") -> Path:
@@ -186,9 +190,10 @@ def _reads_site(chunk: Chunk) -> bool:
             and all(_PLAIN_PATH.fullmatch(path) for path in chunk.pages))
 
 
-def _index_aside(site: Path, chunk: Chunk) -> str | None:
+def _index_aside(site: Path, chunk: Chunk, keep_failed: bool = False) -> str | None:
     """One Pagefind run over ``chunk``'s pages into a bundle beside the live one; the
-    error message if it failed (and then nothing is left aside).
+    error message if it failed (and then nothing is left aside, unless ``keep_failed``:
+    other runs may be walking the site, and a folder should not vanish under them).
 
     Pagefind reads a folder and names each page by its path there. So it reads the site
     folder, told by a glob which pages are the chunk's; or, where a path cannot be put
@@ -208,7 +213,7 @@ def _index_aside(site: Path, chunk: Chunk) -> str | None:
             shutil.rmtree(pages, ignore_errors=True)
     if failed is None:
         failed = _missed_pages(fresh, chunk)
-    if failed is not None:
+    if failed is not None and not keep_failed:
         shutil.rmtree(fresh, ignore_errors=True)
     return failed
 
