@@ -36,6 +36,10 @@ OBJECT = "\ufffc"
 _MD = MarkdownIt("commonmark").enable("table").use(footnote_plugin)
 
 _MARKDOWN_CHAR_RE = re.compile(r"[`*_\[\]<>&\\\n\r\x00]")
+# Inline Markdown besides backticks, and whitespace other than a space (line breaks, and
+# the tab or no-break space whose stripping at a code span's ends parser versions differ
+# on): a text without any parses to text and code spans alone.
+_BEYOND_CODE_RE = re.compile(r"[*_\[\]<>&\\\x00]|[^\S ]")
 _CODE_SPAN_RE = re.compile(r"(?<![\\`])(`+)(?!`)(.+?)(?<!`)\1(?!`)", re.DOTALL)
 _FOOTNOTE_RE = re.compile(r"\[\^([^\]\s]+)\]")
 _FULL_REFERENCE_RE = re.compile(r"\]\[([^\[\]]*[^\[\]\s][^\[\]]*)\]")
@@ -71,13 +75,73 @@ def inline_markup(text: str) -> InlineMarkup:
     """Parse ``text`` as inline Markdown and collect its markup (cached per string)."""
     if not _MARKDOWN_CHAR_RE.search(text):
         return _plain(text)
+    if not _BEYOND_CODE_RE.search(text):
+        return _code_only(text)
     return _parsed(text)
 
 
 def _parsed(text: str) -> InlineMarkup:
     masked = mask_code(text)
     children = _children(_blank_labels(text, masked))
-    tokens = _Tokens.collect(children)
+    return _markup(masked, _Tokens.collect(children), "".join(_visible_pieces(children)))
+
+
+def _code_only(text: str) -> InlineMarkup:
+    """What :func:`_parsed` finds in a text whose only inline Markdown is backticks (no
+    other character the parser reacts to, no whitespace but spaces), without the parse:
+    such a text parses to text and code spans alone (see :func:`code_spans`)."""
+    code, visible = code_spans(text)
+    return _markup(mask_code(text), _Tokens(code=code), visible)
+
+
+def code_spans(text: str) -> tuple[list[str], str]:
+    """The code spans of ``text`` and its visible text, each span an :data:`OBJECT`, read
+    the way markdown-it reads backticks: a run of backticks opens a span that the next
+    run of the same length closes, else it is text; one space is stripped from each
+    side of a span's content that has a space at both ends and is not all spaces.
+
+    Only for a text :data:`_BEYOND_CODE_RE` does not match (no line breaks, escapes or
+    other inline syntax), where that is all the parser does.
+
+    >>> code, visible = code_spans("call `f()` or ``a ` b`` but not `this")
+    >>> code, visible.replace(OBJECT, "@")
+    (['f()', 'a ` b'], 'call @ or @ but not `this')
+    """
+    code: list[str] = []
+    pieces: list[str] = []
+    size, pos, text_start = len(text), 0, 0
+    while (start := text.find("`", pos)) != -1:
+        end = start + 1
+        while end < size and text[end] == "`":
+            end += 1
+        close = _closing_run(text, end, end - start)
+        if close is None:
+            pos = end  # no closing run of this length: the backticks are text
+            continue
+        content = text[end:close]
+        if content.startswith(" ") and content.endswith(" ") and content.strip(" "):
+            content = content[1:-1]
+        code.append(content)
+        pieces += [text[text_start:start], OBJECT]
+        pos = text_start = close + end - start
+    pieces.append(text[text_start:])
+    return code, "".join(pieces)
+
+
+def _closing_run(text: str, pos: int, length: int) -> int | None:
+    """Where the first run of exactly ``length`` backticks at or after ``pos`` starts."""
+    size = len(text)
+    while (start := text.find("`", pos)) != -1:
+        pos = start + 1
+        while pos < size and text[pos] == "`":
+            pos += 1
+        if pos - start == length:
+            return start
+    return None
+
+
+def _markup(masked: str, tokens: _Tokens, visible: str) -> InlineMarkup:
+    """The markup of a text from its masked form, its markup tokens and visible text."""
     return InlineMarkup(
         code=tuple(tokens.code),
         links=tuple(tokens.links),
@@ -92,7 +156,7 @@ def _parsed(text: str) -> InlineMarkup:
         emphasis=tokens.emphasis,
         hardbreaks=tokens.hardbreaks,
         stray_delimiters=tuple(tokens.stray),
-        text=_mask_references("".join(_visible_pieces(children))),
+        text=_mask_references(visible),
         masked=masked,
     )
 
