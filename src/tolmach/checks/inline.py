@@ -141,22 +141,31 @@ def _closing_run(text: str, pos: int, length: int) -> int | None:
 
 
 def _markup(masked: str, tokens: _Tokens, visible: str) -> InlineMarkup:
-    """The markup of a text from its masked form, its markup tokens and visible text."""
+    """The markup of a text from its masked form, its markup tokens and visible text.
+
+    Labels, footnotes and entities are read from the masked text, each only when the
+    character all of its kind hold is there (``[``, ``&``).
+    """
+    bracket = "[" in masked
     return InlineMarkup(
         code=tuple(tokens.code),
         links=tuple(tokens.links),
         images=tuple(tokens.images),
         autolinks=tuple(tokens.autolinks),
         html=tuple(tokens.html),
-        entities=tuple(m.group(0) for m in _ENTITY_RE.finditer(masked)),
-        footnotes=tuple(m.group(1) for m in _FOOTNOTE_RE.finditer(masked)),
-        labels=tuple(_reference_labels(masked)),
-        shortcuts=tuple(_normalize_label(m.group(1)) for m in _SHORTCUT_RE.finditer(masked)),
+        entities=tuple(m.group(0) for m in _ENTITY_RE.finditer(masked)) if "&" in masked else (),
+        footnotes=tuple(m.group(1) for m in _FOOTNOTE_RE.finditer(masked)) if bracket else (),
+        labels=tuple(_reference_labels(masked)) if bracket else (),
+        shortcuts=(
+            tuple(_normalize_label(m.group(1)) for m in _SHORTCUT_RE.finditer(masked))
+            if bracket
+            else ()
+        ),
         strong=tokens.strong,
         emphasis=tokens.emphasis,
         hardbreaks=tokens.hardbreaks,
         stray_delimiters=tuple(tokens.stray),
-        text=_mask_references(visible),
+        text=_mask_references(visible) if "[" in visible or "]" in visible else visible,
         masked=masked,
     )
 
