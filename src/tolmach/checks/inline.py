@@ -36,10 +36,12 @@ OBJECT = "\ufffc"
 _MD = MarkdownIt("commonmark").enable("table").use(footnote_plugin)
 
 _MARKDOWN_CHAR_RE = re.compile(r"[`*_\[\]<>&\\\n\r\x00]")
-# Inline Markdown besides backticks, and whitespace other than a space (line breaks, and
-# the tab or no-break space whose stripping at a code span's ends parser versions differ
-# on): a text without any parses to text and code spans alone.
+# Inline Markdown besides backticks, and whitespace other than a space (line breaks,
+# tabs): text without any, between code spans, is plain text to the parser.
 _BEYOND_CODE_RE = re.compile(r"[*_\[\]<>&\\\x00]|[^\S ]")
+# What the parser rewrites inside a code span: line breaks, NUL (and tabs or no-break
+# spaces at its ends, whose stripping parser versions differ on).
+_REWRITTEN_IN_CODE_RE = re.compile(r"[^\S ]|\x00")
 _CODE_SPAN_RE = re.compile(r"(?<![\\`])(`+)(?!`)(.+?)(?<!`)\1(?!`)", re.DOTALL)
 _FOOTNOTE_RE = re.compile(r"\[\^([^\]\s]+)\]")
 _FULL_REFERENCE_RE = re.compile(r"\]\[([^\[\]]*[^\[\]\s][^\[\]]*)\]")
@@ -75,37 +77,49 @@ def inline_markup(text: str) -> InlineMarkup:
     """Parse ``text`` as inline Markdown and collect its markup (cached per string)."""
     if not _MARKDOWN_CHAR_RE.search(text):
         return _plain(text)
-    if not _BEYOND_CODE_RE.search(text):
-        return _code_only(text)
     return _parsed(text)
 
 
 def _parsed(text: str) -> InlineMarkup:
+    """The markup of ``text``; one whose only inline Markdown is code spans is read
+    without the parse (:func:`code_spans`), every other one is parsed."""
     masked = mask_code(text)
-    children = _children(_blank_labels(text, masked))
+    source = _blank_labels(text, masked)
+    spans = code_spans(source)
+    if spans is None:
+        return _from_parse(source, masked)
+    code, visible = spans
+    return _markup(masked, _Tokens(code=code), visible)
+
+
+def _fully_parsed(text: str) -> InlineMarkup:
+    """The markup of ``text`` from the inline parse, whatever the text holds."""
+    masked = mask_code(text)
+    return _from_parse(_blank_labels(text, masked), masked)
+
+
+def _from_parse(source: str, masked: str) -> InlineMarkup:
+    children = _children(source)
     return _markup(masked, _Tokens.collect(children), "".join(_visible_pieces(children)))
 
 
-def _code_only(text: str) -> InlineMarkup:
-    """What :func:`_parsed` finds in a text whose only inline Markdown is backticks (no
-    other character the parser reacts to, no whitespace but spaces), without the parse:
-    such a text parses to text and code spans alone (see :func:`code_spans`)."""
-    code, visible = code_spans(text)
-    return _markup(mask_code(text), _Tokens(code=code), visible)
+def code_spans(text: str) -> tuple[list[str], str] | None:
+    """The code spans of ``text`` and its visible text, each span an :data:`OBJECT`, when
+    code spans are all the inline Markdown it holds; else None.
 
-
-def code_spans(text: str) -> tuple[list[str], str]:
-    """The code spans of ``text`` and its visible text, each span an :data:`OBJECT`, read
-    the way markdown-it reads backticks: a run of backticks opens a span that the next
-    run of the same length closes, else it is text; one space is stripped from each
-    side of a span's content that has a space at both ends and is not all spaces.
-
-    Only for a text :data:`_BEYOND_CODE_RE` does not match (no line breaks, escapes or
-    other inline syntax), where that is all the parser does.
+    Spans are read the way markdown-it reads backticks: a run of backticks opens a span
+    that the next run of the same length closes, else it is text; one space is stripped
+    from each side of a span's content that has a space at both ends and is not all
+    spaces. That is all the parser does when, outside the spans, there is no other
+    character an inline rule reacts to (:data:`_BEYOND_CODE_RE`): it then meets every
+    run of backticks in plain text, in order. Inside a span anything goes but line
+    breaks, other whitespace than spaces and NUL, which the parser rewrites.
 
     >>> code, visible = code_spans("call `f()` or ``a ` b`` but not `this")
     >>> code, visible.replace(OBJECT, "@")
     (['f()', 'a ` b'], 'call @ or @ but not `this')
+    >>> code_spans("`*not emphasis*` but *this*") is None
+    True
     """
     code: list[str] = []
     pieces: list[str] = []
@@ -119,13 +133,16 @@ def code_spans(text: str) -> tuple[list[str], str]:
             pos = end  # no closing run of this length: the backticks are text
             continue
         content = text[end:close]
+        if _REWRITTEN_IN_CODE_RE.search(content):
+            return None
         if content.startswith(" ") and content.endswith(" ") and content.strip(" "):
             content = content[1:-1]
         code.append(content)
         pieces += [text[text_start:start], OBJECT]
         pos = text_start = close + end - start
     pieces.append(text[text_start:])
-    return code, "".join(pieces)
+    visible = "".join(pieces)
+    return None if _BEYOND_CODE_RE.search(visible) else (code, visible)
 
 
 def _closing_run(text: str, pos: int, length: int) -> int | None:
