@@ -195,6 +195,8 @@ def _block_syntax(ctx: EntryContext) -> Iterator[str]:
     if ctx.is_heading or ctx.is_table_cell:
         yield from _single_line_rules(ctx)
         return
+    if "\n" not in ctx.target and not _MAY_OPEN_BLOCK.match(ctx.target):
+        return  # one line that cannot open a block (masking code spans cannot make it)
     target_starts = _line_starts(ctx.target)
     if not target_starts:
         return
