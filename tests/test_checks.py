@@ -42,7 +42,7 @@ from tolmach.checks import numbers as numbers_module
 from tolmach.checks import punctuation as punctuation_module
 from tolmach.checks import registry as registry_module
 from tolmach.checks import unsafe as unsafe_module
-from tolmach.checks.inline import _parsed, _plain
+from tolmach.checks.inline import _fully_parsed, _parsed, _plain, code_spans, inline_markup
 from tolmach.checks.report import has_errors, list_checks, render_human, render_json
 from tolmach.markdown.document import parse_document
 from tolmach.markdown.verify import verified_build
@@ -438,7 +438,66 @@ PLAIN_TEXT = st.text(
 
 @given(PLAIN_TEXT)
 def test_text_without_markdown_characters_is_read_without_a_parse(text: str) -> None:
-    assert _plain(text) == _parsed(text)
+    assert _plain(text) == _fully_parsed(text)
+
+
+# Backticks in runs, spaces, characters the text rule stops at but no rule takes without
+# a bracket (! ^ : - ~), and now and then Markdown or whitespace the parser reacts to:
+# a code span's edges, unmatched runs, runs of other lengths and syntax inside a span.
+CODE_SPAN_TEXT = (
+    st.lists(
+        st.sampled_from(
+            ["`", "``", "```", " ", "a", "б", "中", "!", "^", ":", "-", "~"] * 3
+            + ["*", "_", "[", "]", "(x)", "<b>", "&amp;", "\\", "\n", "\t", "\u00a0", "\x00"]
+        )
+    )
+    .map("".join)
+    .filter(lambda text: "`" in text)
+)
+
+
+@given(CODE_SPAN_TEXT)
+def test_code_spans_are_read_without_a_parse_as_the_parser_reads_them(text: str) -> None:
+    assert _parsed(text) == _fully_parsed(text)
+
+
+@pytest.mark.parametrize(
+    "text, quick",
+    [
+        ("`a`", True),
+        ("`` a ` b ``", True),
+        ("` `", True),
+        ("`  `", True),
+        ("` a`", True),
+        ("``a`", True),
+        ("`a``b`", True),
+        ("a ``` b `` c ``` d", True),
+        ("unclosed ` and ``closed``", True),
+        ("`*a* [b](c) <d> &amp; \\`", True),
+        ("![x] `code`", False),
+        ("`a` *b*", False),
+        ("`a`\tb", False),
+        ("`a\nb`", False),
+        ("`\u00a0a\u00a0`", False),
+        ("`a` <b>", False),
+        ("*`a`*", False),
+        ("`a` `b", True),
+        ("`a` `*b*", False),
+    ],
+)
+def test_code_only_texts_match_the_parse(text: str, quick: bool) -> None:
+    assert (code_spans(text) is not None) == quick
+    assert inline_markup(text) == _fully_parsed(text)
+
+
+def test_a_code_only_text_is_not_parsed(monkeypatch) -> None:
+    def no_parse(text: str) -> list:
+        raise AssertionError(f"parsed {text!r}")
+
+    monkeypatch.setattr(inline, "_children", no_parse)
+    found = _parsed("`x` and ``y_[z]``")
+    assert found.code == ("x", "y_[z]")
+
 
 
 @given(

@@ -283,3 +283,38 @@ def test_cli_reports_a_broken_glossary_with_its_line(project):
     result = run(project, "list")
     assert result.exit_code != 0
     assert re.search(r"glossary\.toml:3: term \"ROCm\": unknown kind 'x'", result.output)
+
+
+# --- the index skips words that key no pattern ------------------------------------------
+
+_INDEX_TEXTS = [
+    "Ускорителям нужны ядра: ядро GPU и ROCm-стек, стойки и стойке.",
+    "Люди шли к стойкам; ускоритель ROCM, rocm и Rocm; `ядро` в коде.",
+    "ГПУ-ускорители, вычислительные ядра и HIP-программ ядрах.",
+    "",
+]
+
+
+@pytest.mark.parametrize("text", _INDEX_TEXTS)
+def test_the_index_finds_what_a_look_at_every_word_finds(text: str) -> None:
+    from tolmach.glossary.match import SourceIndex, lemma_pattern, mask_code_and_urls, tokenize
+
+    phrases = ["ускоритель", "вычислительное ядро", "ядро", "ROCm", "стойка", "HIP"]
+    index = SourceIndex((lemma_pattern(p, p == "ROCm"), p) for p in phrases)
+    masked = mask_code_and_urls(text)
+    tokens = tokenize(masked)
+
+    def lemmas(i: int):
+        return word_lemmas(tokens[i].text) if tokens[i].cyrillic else None
+
+    expected, i = [], 0
+    while i < len(tokens):  # every word tried, as before the index skipped any
+        hit = index._longest_at(masked, tokens, i, lemmas, None)
+        if hit is None:
+            i += 1
+            continue
+        expected.append(hit[0])
+        i = hit[1]
+    assert index.find(text) == expected
+    assert bool(expected) == bool(text)
+    assert [index.may_start(t) for t in tokens].count(True) >= len(expected)

@@ -11,7 +11,8 @@ check says nothing.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import functools
+from collections.abc import Callable, Iterator
 
 from tolmach.checks.registry import EntryContext, WaivedMessage, check
 
@@ -23,14 +24,19 @@ def glossary(ctx: EntryContext) -> Iterator[str]:
     """Terms of the termbase translated as the termbase prescribes."""
     if ctx.termbase is None:
         return
-    from tolmach.glossary.compliance import (
-        check_entry,  # lazy: only projects with a termbase need it
-    )
-
     comment = (ctx.entry.tcomment if ctx.entry is not None else "") or ""
-    violations = check_entry(
+    violations = _compliance_check()(
         ctx.termbase, ctx.source, ctx.target, ctx.locale, comment, heading=ctx.is_heading
     )
     for violation in violations:
         message = f"{violation.message}; {violation.hint}" if violation.hint else violation.message
         yield WaivedMessage(message) if violation.waived else message
+
+
+@functools.cache
+def _compliance_check() -> Callable:
+    """The glossary's entry check, imported on first use: only projects with a termbase
+    need it, and an import statement run per entry costs more than the check of most."""
+    from tolmach.glossary.compliance import check_entry
+
+    return check_entry

@@ -36,6 +36,12 @@ OBJECT = "\ufffc"
 _MD = MarkdownIt("commonmark").enable("table").use(footnote_plugin)
 
 _MARKDOWN_CHAR_RE = re.compile(r"[`*_\[\]<>&\\\n\r\x00]")
+# Inline Markdown besides backticks, and whitespace other than a space (line breaks,
+# tabs): text without any, between code spans, is plain text to the parser.
+_BEYOND_CODE_RE = re.compile(r"[*_\[\]<>&\\\x00]|[^\S ]")
+# What the parser rewrites inside a code span: line breaks, NUL (and tabs or no-break
+# spaces at its ends, whose stripping parser versions differ on).
+_REWRITTEN_IN_CODE_RE = re.compile(r"[^\S ]|\x00")
 _CODE_SPAN_RE = re.compile(r"(?<![\\`])(`+)(?!`)(.+?)(?<!`)\1(?!`)", re.DOTALL)
 _FOOTNOTE_RE = re.compile(r"\[\^([^\]\s]+)\]")
 _FULL_REFERENCE_RE = re.compile(r"\]\[([^\[\]]*[^\[\]\s][^\[\]]*)\]")
@@ -75,24 +81,108 @@ def inline_markup(text: str) -> InlineMarkup:
 
 
 def _parsed(text: str) -> InlineMarkup:
+    """The markup of ``text``; one whose only inline Markdown is code spans is read
+    without the parse (:func:`code_spans`), every other one is parsed."""
     masked = mask_code(text)
-    children = _children(_blank_labels(text, masked))
-    tokens = _Tokens.collect(children)
+    source = _blank_labels(text, masked)
+    spans = code_spans(source)
+    if spans is None:
+        return _from_parse(source, masked)
+    code, visible = spans
+    return _markup(masked, _Tokens(code=code), visible)
+
+
+def _fully_parsed(text: str) -> InlineMarkup:
+    """The markup of ``text`` from the inline parse, whatever the text holds."""
+    masked = mask_code(text)
+    return _from_parse(_blank_labels(text, masked), masked)
+
+
+def _from_parse(source: str, masked: str) -> InlineMarkup:
+    children = _children(source)
+    return _markup(masked, _Tokens.collect(children), "".join(_visible_pieces(children)))
+
+
+def code_spans(text: str) -> tuple[list[str], str] | None:
+    """The code spans of ``text`` and its visible text, each span an :data:`OBJECT`, when
+    code spans are all the inline Markdown it holds; else None.
+
+    Spans are read the way markdown-it reads backticks: a run of backticks opens a span
+    that the next run of the same length closes, else it is text; one space is stripped
+    from each side of a span's content that has a space at both ends and is not all
+    spaces. That is all the parser does when, outside the spans, there is no other
+    character an inline rule reacts to (:data:`_BEYOND_CODE_RE`): it then meets every
+    run of backticks in plain text, in order. Inside a span anything goes but line
+    breaks, other whitespace than spaces and NUL, which the parser rewrites.
+
+    >>> code, visible = code_spans("call `f()` or ``a ` b`` but not `this")
+    >>> code, visible.replace(OBJECT, "@")
+    (['f()', 'a ` b'], 'call @ or @ but not `this')
+    >>> code_spans("`*not emphasis*` but *this*") is None
+    True
+    """
+    code: list[str] = []
+    pieces: list[str] = []
+    size, pos, text_start = len(text), 0, 0
+    while (start := text.find("`", pos)) != -1:
+        end = start + 1
+        while end < size and text[end] == "`":
+            end += 1
+        close = _closing_run(text, end, end - start)
+        if close is None:
+            pos = end  # no closing run of this length: the backticks are text
+            continue
+        content = text[end:close]
+        if _REWRITTEN_IN_CODE_RE.search(content):
+            return None
+        if content.startswith(" ") and content.endswith(" ") and content.strip(" "):
+            content = content[1:-1]
+        code.append(content)
+        pieces += [text[text_start:start], OBJECT]
+        pos = text_start = close + end - start
+    pieces.append(text[text_start:])
+    visible = "".join(pieces)
+    return None if _BEYOND_CODE_RE.search(visible) else (code, visible)
+
+
+def _closing_run(text: str, pos: int, length: int) -> int | None:
+    """Where the first run of exactly ``length`` backticks at or after ``pos`` starts."""
+    size = len(text)
+    while (start := text.find("`", pos)) != -1:
+        pos = start + 1
+        while pos < size and text[pos] == "`":
+            pos += 1
+        if pos - start == length:
+            return start
+    return None
+
+
+def _markup(masked: str, tokens: _Tokens, visible: str) -> InlineMarkup:
+    """The markup of a text from its masked form, its markup tokens and visible text.
+
+    Labels, footnotes and entities are read from the masked text, each only when the
+    character all of its kind hold is there (``[``, ``&``).
+    """
+    bracket = "[" in masked
     return InlineMarkup(
         code=tuple(tokens.code),
         links=tuple(tokens.links),
         images=tuple(tokens.images),
         autolinks=tuple(tokens.autolinks),
         html=tuple(tokens.html),
-        entities=tuple(m.group(0) for m in _ENTITY_RE.finditer(masked)),
-        footnotes=tuple(m.group(1) for m in _FOOTNOTE_RE.finditer(masked)),
-        labels=tuple(_reference_labels(masked)),
-        shortcuts=tuple(_normalize_label(m.group(1)) for m in _SHORTCUT_RE.finditer(masked)),
+        entities=tuple(m.group(0) for m in _ENTITY_RE.finditer(masked)) if "&" in masked else (),
+        footnotes=tuple(m.group(1) for m in _FOOTNOTE_RE.finditer(masked)) if bracket else (),
+        labels=tuple(_reference_labels(masked)) if bracket else (),
+        shortcuts=(
+            tuple(_normalize_label(m.group(1)) for m in _SHORTCUT_RE.finditer(masked))
+            if bracket
+            else ()
+        ),
         strong=tokens.strong,
         emphasis=tokens.emphasis,
         hardbreaks=tokens.hardbreaks,
         stray_delimiters=tuple(tokens.stray),
-        text=_mask_references("".join(_visible_pieces(children))),
+        text=_mask_references(visible) if "[" in visible or "]" in visible else visible,
         masked=masked,
     )
 

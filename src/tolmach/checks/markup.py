@@ -26,17 +26,29 @@ __all__ = ["compare_multisets", "markup"]
 def markup(ctx: EntryContext) -> Iterator[str]:
     """Inline code, links, images, HTML, entities, footnotes and emphasis kept; no new block syntax."""
     src, tgt = ctx.source_markup, ctx.target_markup
-    yield from compare_multisets("inline code", src.code, tgt.code, _code)
-    yield from compare_multisets("link destination", src.links, tgt.links, _quoted)
-    yield from compare_multisets("image source", src.images, _images_as_source(ctx), _quoted)
-    yield from compare_multisets("autolink", src.autolinks, tgt.autolinks, _angled)
-    yield from compare_multisets("HTML tag", src.html, tgt.html, str)
-    yield from compare_multisets("entity reference", src.entities, tgt.entities, str)
-    yield from compare_multisets("footnote reference", src.footnotes, tgt.footnotes, _footnote)
-    yield from _reference_labels(ctx)
-    yield from _dialect_atoms(ctx)
-    yield from _heading_attributes(ctx)
-    yield from _emphasis(ctx)
+    # Each comparison only where the two sides differ: equal in order, they say nothing.
+    if src.code != tgt.code:
+        yield from compare_multisets("inline code", src.code, tgt.code, _code)
+    if src.links != tgt.links:
+        yield from compare_multisets("link destination", src.links, tgt.links, _quoted)
+    if src.images or tgt.images:
+        yield from compare_multisets("image source", src.images, _images_as_source(ctx), _quoted)
+    if src.autolinks != tgt.autolinks:
+        yield from compare_multisets("autolink", src.autolinks, tgt.autolinks, _angled)
+    if src.html != tgt.html:
+        yield from compare_multisets("HTML tag", src.html, tgt.html, str)
+    if src.entities != tgt.entities:
+        yield from compare_multisets("entity reference", src.entities, tgt.entities, str)
+    if src.footnotes != tgt.footnotes:
+        yield from compare_multisets("footnote reference", src.footnotes, tgt.footnotes, _footnote)
+    if src.labels or tgt.labels:
+        yield from _reference_labels(ctx)
+    if ctx.dialect is not None and ctx.dialect.atom_labels:
+        yield from _dialect_atoms(ctx)
+    if ctx.is_heading:
+        yield from _heading_attributes(ctx)
+    if tgt.stray_delimiters or src.strong != tgt.strong or src.emphasis != tgt.emphasis:
+        yield from _emphasis(ctx)
     if src.hardbreaks != tgt.hardbreaks:
         yield f"hard line breaks: {src.hardbreaks} in the source, {tgt.hardbreaks} in the translation"
     yield from _block_syntax(ctx)
@@ -183,6 +195,8 @@ def _block_syntax(ctx: EntryContext) -> Iterator[str]:
     if ctx.is_heading or ctx.is_table_cell:
         yield from _single_line_rules(ctx)
         return
+    if "\n" not in ctx.target and not _MAY_OPEN_BLOCK.match(ctx.target):
+        return  # one line that cannot open a block (masking code spans cannot make it)
     target_starts = _line_starts(ctx.target)
     if not target_starts:
         return

@@ -280,6 +280,20 @@ class SourceIndex:
                 self._by_key.setdefault(key, []).append((pattern, item))
         for candidates in self._by_key.values():
             candidates.sort(key=lambda entry: -len(entry[0].words))
+        # Per Cyrillic word: may it start a term (does a lemma of it key a pattern)? Most
+        # words start none, and a text repeats the words of others.
+        self._may_start: dict[str, bool] = {}
+
+    def may_start(self, token: Token) -> bool:
+        """Whether a pattern is keyed by ``token`` (one of its lemmas, or its casefolded
+        text): where none is, no match starts."""
+        if not token.cyrillic:
+            return token.text.casefold() in self._by_key
+        may = self._may_start.get(token.text)
+        if may is None:
+            may = not self._by_key.keys().isdisjoint(word_lemmas(token.text))
+            self._may_start[token.text] = may
+        return may
 
     def find(self, text: str, accept: Accept | None = None) -> list[Hit]:
         """Longest matches, left to right, never overlapping; code and URLs are skipped.
@@ -299,7 +313,11 @@ class SourceIndex:
 
         hits: list[Hit] = []
         i = 0
+        may_start = self.may_start
         while i < len(tokens):
+            if not may_start(tokens[i]):
+                i += 1
+                continue
             hit = self._longest_at(text, tokens, i, lemmas, accept)
             if hit is None:
                 i += 1

@@ -143,6 +143,8 @@ def line_breaks_added(translated: str, source: str = "") -> list[str]:
     >>> line_breaks_added("a\rb\u2028c")
     ['carriage return', 'line separator (U+2028)']
     """
+    if not _SEPARATOR_RE.search(translated):  # the usual case: nothing to name
+        return []
     found = {ch for ch in _SEPARATOR_RE.findall(translated) if ch not in source}
     return [name for ch, name in _SEPARATOR_NAMES.items() if ch in found]
 
