@@ -10,9 +10,10 @@ import contextlib
 import difflib
 import hashlib
 import json
+import os
 import re
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, fields, replace
 from functools import cached_property
 from pathlib import Path
@@ -48,7 +49,7 @@ from tolmach.fileio import (
 )
 from tolmach.jobs.cache import ResultCache, content_digest, environment_digest, key_of
 from tolmach.jobs.executor import RunOptions, run_batches, workers_of
-from tolmach.jobs.units import BATCHES_PER_WORKER, Fresh, Unit, run_units
+from tolmach.jobs.units import BATCHES_PER_WORKER, Fresh, Unit, run_units, warm_up
 
 if TYPE_CHECKING:  # the parser, the merge and the verifier load when a document is worked on
     from tolmach.catalog.merge import UpdateSummary
@@ -379,6 +380,7 @@ class Project:
         """Write ``locales/<doc>.pot`` for every document (of the run's shard); say which
         lines look like a syntax the document's dialect does not parse."""
         cache = self.result_cache(run)
+        self._warm_up_if_cold("extract", cache, run, _warm_extract)
         digest = _digests(cache)
         glossary = digest(self.glossary_file())
         units = [
@@ -391,7 +393,7 @@ class Project:
             restore=lambda unit, warnings: StepResult(
                 self.template_path(unit.item.name), False, document=unit.item.name,
                 warnings=tuple(warnings)),
-            what="templates",
+            what="templates", weigh=lambda unit: _size_of(unit.item.path),
         )
         self.save_cache(cache)
         return results
@@ -1005,6 +1007,7 @@ class Project:
         its template as untranslated."""
         chosen = self.select_locales(locales)
         cache = self.result_cache(run)
+        self._warm_up_if_cold("stats", cache, run, _warm_stats)
         digest = _digests(cache)
         units = []
         for doc in self.selected(run):
@@ -1018,7 +1021,7 @@ class Project:
             restore=lambda unit, payload: StepResult(
                 self.catalog_path(unit.item[1], unit.item[0].name), False, unit.item[1],
                 unit.item[0].name, CatalogStats(*payload[0]), waivers=payload[1]),
-            what="catalogs",
+            what="catalogs", weigh=self._catalog_size,
         )
         self.save_cache(cache)
         return results
@@ -1049,6 +1052,20 @@ class Project:
         self.remember_glossary_matches()
         if "parsed_templates" in self.__dict__:
             self.parsed_templates.save()
+
+    def _warm_up_if_cold(self, stage: str, cache: ResultCache | None, run: RunOptions,
+                         warm: Callable[[tuple], None]) -> None:
+        """When nothing of ``stage`` is recorded (a cold cache, ``--force``), every unit
+        will run: start the workers now, so they load what the step needs while this
+        process lists and hashes its inputs (:func:`tolmach.jobs.units.warm_up`)."""
+        if cache is None or not cache.recorded(stage):
+            warm_up(run, warm, self.run_context())
+
+    def _catalog_size(self, unit: Unit) -> int:
+        """How much work a catalog is to read: its size, or its template's when it has
+        none yet."""
+        doc, locale = unit.item
+        return _size_of(self.catalog_path(locale, doc.name)) or _size_of(self.template_path(doc.name))
 
     def selected(self, run: RunOptions) -> list[SourceDocument]:
         """The documents a run works on: all, or its shard's."""
@@ -1113,6 +1130,27 @@ def _work_extract(batch: tuple) -> list[Fresh]:
         result = StepResult(path, written, document=doc.name, warnings=tuple(warnings))
         fresh.append(Fresh(result, warnings, {path: digest}))
     return fresh
+
+
+def _warm_extract(context: tuple) -> None:
+    """What every extract batch needs, loaded ahead (see :func:`tolmach.jobs.units.warm_up`):
+    the parser and template modules, the glossary and its morphology dictionary."""
+    _load_modules("tolmach.catalog.template", "tolmach.markdown.document")
+    worker_project(context).termbase  # noqa: B018 - loads the glossary and pymorphy3
+
+
+def _warm_stats(context: tuple) -> None:
+    """What every stats batch needs, loaded ahead: the catalog reader and the waivers'
+    checks."""
+    _load_modules("tolmach.catalog.pofile", "tolmach.checks.runner")
+    worker_project(context)
+
+
+def _load_modules(*names: str) -> None:
+    from importlib import import_module
+
+    for name in names:
+        import_module(name)
 
 
 class _NotingMemory:
@@ -1231,6 +1269,14 @@ def _finding(row: list):
 
 def _stats_row(stats: CatalogStats) -> list[int]:
     return [getattr(stats, f.name) for f in fields(CatalogStats)]
+
+
+def _size_of(path: Path) -> int:
+    """A file's size in bytes (0 when it cannot be read): how much work it is to read."""
+    try:
+        return os.stat(path).st_size
+    except OSError:
+        return 0
 
 
 def _digests(cache: ResultCache | None):

@@ -239,6 +239,14 @@ class ResultCache:
         self.hits += 1
         return True
 
+    def recorded(self, stage: str) -> bool:
+        """Whether any record of ``stage`` may count in this run (none: every unit of it
+        will run, as on a cold cache or with ``--force``)."""
+        if not self.trust:
+            return False
+        records = self._stage(stage)
+        return bool(records.own) or any(records.others)
+
     def _outputs_hold(self, record: Record) -> bool:
         return all(
             self.files.digest_of(name) == digest for name, digest in record.outputs.items()

@@ -5,10 +5,16 @@ inputs, and the item a worker needs to do it. :func:`run_units` returns one resu
 unit, in the order given: a recorded one where the cache holds a record for the key, a
 fresh one (computed by ``work`` on the executor, then recorded) elsewhere. Units of one
 document stay in one batch, so a worker parses a source once for all its locales.
+
+Batches get smaller towards the end (guided scheduling): the first ones are large, so
+little time goes to handing out work, and the last ones small, so the workers finish
+together instead of one idling while another ends a large batch. A step may weigh its
+units (by the size of the file each reads, say); unweighed, each counts as one.
 """
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -16,9 +22,11 @@ from typing import Any
 from tolmach.jobs.cache import ResultCache
 from tolmach.jobs.executor import RunOptions, run_batches, workers_of
 
-__all__ = ["Fresh", "Unit", "run_units"]
+__all__ = ["Fresh", "Unit", "run_units", "warm_up"]
 
 BATCHES_PER_WORKER = 8
+#: a batch takes this share of the work still to hand out, divided among the workers
+GUIDED_SHARE = 4
 
 
 @dataclass(frozen=True)
@@ -55,6 +63,7 @@ def run_units(
     holds: Callable[[list], bool] | None = None,
     what: str = "units",
     before_work: Callable[[list[Unit]], None] | None = None,
+    weigh: Callable[[Unit], float] | None = None,
 ) -> list:
     """The result of every unit, in order (see the module docstring).
 
@@ -62,7 +71,8 @@ def run_units(
     ``restore(unit, payload)`` turns a recorded payload back into a result;
     ``before_work(stale)`` runs here once the stale units are known, before any of them
     runs and before the conditions of the records found are checked with ``holds``
-    (it may prepare what ``holds`` needs).
+    (it may prepare what ``holds`` needs); ``weigh(unit)`` tells how much work a stale
+    unit is, for sizing the batches (default: one each).
     """
     results: list = [None] * len(units)
     stale: list[int] = []
@@ -89,7 +99,7 @@ def run_units(
         options.report(what, len(units), len(units), len(units))
         return results
     groups = _by_document([units[n] for n in stale])
-    batches = _batches(groups, workers_of(options.executor))
+    batches = _batches(groups, workers_of(options.executor), weigh)
     fresh = run_batches(
         work,
         [(context, [unit.item for unit in batch]) for batch in batches],
@@ -113,6 +123,29 @@ def run_units(
     return results
 
 
+def warm_up(options: RunOptions, function: Callable[[Any], Any], context: Any) -> None:
+    """Start the run's workers now and have each call ``function(context)`` (imports,
+    loading a dictionary), while this process still lists and hashes the step's inputs.
+
+    For a step about to run most of its units (nothing recorded for it yet): otherwise
+    the workers would do this only once the first batch reached them, after this
+    process's own preparations, and both would count against the run's time. In process
+    (``-j 1``) it does nothing: the first unit loads what it needs, as before.
+    """
+    workers = workers_of(options.executor)
+    if workers < 2:
+        return
+    for _ in range(workers):
+        options.executor.submit(_warm, function, context)
+
+
+def _warm(function: Callable[[Any], Any], context: Any) -> None:
+    """Warming up is only a head start: whatever fails here, the batch that needs it
+    fails again in its place and says why."""
+    with contextlib.suppress(Exception):
+        function(context)
+
+
 def _by_document(units: list[Unit]) -> list[list[Unit]]:
     """Consecutive units of the same document, together."""
     groups: list[list[Unit]] = []
@@ -124,15 +157,25 @@ def _by_document(units: list[Unit]) -> list[list[Unit]]:
     return groups
 
 
-def _batches(groups: list[list[Unit]], workers: int) -> list[list[Unit]]:
-    """Groups joined into batches of about equal size, in order: about eight per worker
-    (so the cores finish together, and progress moves in steps)."""
-    total = sum(len(group) for group in groups)
-    wanted = max(1, min(len(groups), max(workers, 1) * BATCHES_PER_WORKER))
-    size = total / wanted
+def _batches(
+    groups: list[list[Unit]], workers: int, weigh: Callable[[Unit], float] | None = None
+) -> list[list[Unit]]:
+    """Groups joined into batches, in order, each of about ``1 / (GUIDED_SHARE × workers)``
+    of the weight not yet in a batch, and none lighter than ``1 / (2 × BATCHES_PER_WORKER
+    × workers)`` of the whole: large batches first, small ones last (see the module
+    docstring)."""
+    weights = [sum(weigh(unit) for unit in group) if weigh else len(group) for group in groups]
+    total = sum(weights)
+    workers = max(workers, 1)
+    smallest = total / (2 * BATCHES_PER_WORKER * workers)
+    remaining, share = total, GUIDED_SHARE * workers
     batches: list[list[Unit]] = [[]]
-    for group in groups:
-        if batches[-1] and len(batches[-1]) + len(group) / 2 > size:
+    weight = 0.0
+    for group, group_weight in zip(groups, weights, strict=True):
+        if batches[-1] and weight + group_weight / 2 > max(smallest, remaining / share):
             batches.append([])
+            remaining -= weight
+            weight = 0.0
         batches[-1].extend(group)
+        weight += group_weight
     return batches
