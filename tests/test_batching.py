@@ -1,0 +1,171 @@
+"""How :func:`tolmach.jobs.run_units` cuts stale units into batches, and how a cold step
+starts its workers early (:func:`tolmach.jobs.warm_up`).
+
+Batches keep the units' order and each document's units together; they shrink towards
+the end (large ones first, small ones last, so two workers finish together), sized by
+the weight a step gives each unit. Warming up runs a function once in each worker of a
+pool before the first batch, never in process, and a failure there fails nothing.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from concurrent.futures import Executor, Future
+from pathlib import Path
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from tolmach.jobs import (
+    Fresh,
+    InlineExecutor,
+    ResultCache,
+    RunOptions,
+    Unit,
+    process_pool,
+    run_units,
+    warm_up,
+)
+from tolmach.jobs.units import BATCHES_PER_WORKER, GUIDED_SHARE
+
+SEEN: list[list] = []  # the batches an in-process "pool" ran, as their items
+
+
+class InlinePool(Executor):
+    """Runs each batch at once, here, but counts as ``workers`` workers: the batches are
+    cut as for a pool of that size, and recorded."""
+
+    def __init__(self, workers: int) -> None:
+        self._max_workers = workers
+
+    def submit(self, fn, /, *args, **kwargs) -> Future:
+        future: Future = Future()
+        future.set_result(fn(*args, **kwargs))
+        return future
+
+
+def _record(batch: tuple) -> list[Fresh]:
+    _, items = batch
+    SEEN.append(list(items))
+    return [Fresh(item) for item in items]
+
+
+def batches_of(weights: list[list[int]], workers: int) -> list[list[tuple[int, int]]]:
+    """The batches run_units makes of documents whose units weigh ``weights`` (one list
+    per document, one weight per unit); each unit's item is (document, weight)."""
+    units = [
+        Unit(f"{doc}/{number}", "key", (doc, weight), str(doc))
+        for doc, doc_weights in enumerate(weights)
+        for number, weight in enumerate(doc_weights)
+    ]
+    SEEN.clear()
+    options = RunOptions(executor=InlinePool(workers), inline_below=0)
+    results = run_units("step", units, _record, None, None, options,
+                        restore=lambda unit, payload: payload, weigh=lambda unit: unit.item[1])
+    assert results == [unit.item for unit in units]  # every result, in the units' order
+    return list(SEEN)
+
+
+documents = st.lists(st.lists(st.integers(1, 1000), min_size=1, max_size=3), min_size=2,
+                     max_size=120)
+
+
+@settings(max_examples=150, deadline=None)
+@given(documents, st.integers(2, 4))
+def test_batches_keep_order_and_documents_and_stay_near_their_share(weights, workers):
+    batches = batches_of(weights, workers)
+    flat = [item for batch in batches for item in batch]
+    assert flat == [(doc, w) for doc, ws in enumerate(weights) for w in ws]
+    homes = {}
+    for number, batch in enumerate(batches):
+        for doc, _ in batch:
+            assert homes.setdefault(doc, number) == number  # a document is never split
+    total = sum(map(sum, weights))
+    heaviest = max(map(sum, weights))
+    first_share = total / (GUIDED_SHARE * workers)
+    smallest = total / (2 * BATCHES_PER_WORKER * workers)
+    for batch in batches:  # a batch passes its share by less than one document
+        assert sum(w for _, w in batch) < max(first_share, smallest) + heaviest
+    if len(weights) >= 4 * BATCHES_PER_WORKER * workers:
+        ceiling = GUIDED_SHARE * workers * math.log(total / smallest) + 2 * BATCHES_PER_WORKER * workers
+        assert len(batches) <= ceiling + 1
+
+
+def test_batches_shrink_towards_the_end():
+    batches = batches_of([[1, 1, 1]] * 500, workers=2)  # 500 documents × 3 locales
+    sizes = [len(batch) for batch in batches]
+    assert sizes[0] >= 2 * sizes[-2]  # large first, small last
+    assert sizes == sorted(sizes, reverse=True)
+    assert 2 * BATCHES_PER_WORKER <= len(batches) <= 4 * BATCHES_PER_WORKER
+
+
+def test_heavy_units_get_batches_of_their_own():
+    weights = [[1]] * 40 + [[100]] * 4 + [[1]] * 40
+    batches = batches_of(weights, workers=2)
+    heavy = [batch for batch in batches if any(w == 100 for _, w in batch)]
+    assert all(len(batch) <= 2 for batch in heavy)  # not lumped with the light ones
+
+
+def test_unweighed_units_count_one_each():
+    units = [Unit(str(n), "key", n, str(n)) for n in range(64)]
+    SEEN.clear()
+    options = RunOptions(executor=InlinePool(2), inline_below=0)
+    run_units("step", units, _record, None, None, options, restore=lambda u, p: p)
+    sizes = [len(batch) for batch in SEEN]
+    assert sum(sizes) == 64 and sizes[0] > sizes[-2]
+
+
+def _note_pid(folder: str) -> None:
+    Path(folder, str(os.getpid())).write_text("warm", "utf-8")
+
+
+def _fail(folder: str) -> None:
+    raise RuntimeError("warming up failed")
+
+
+def _pid(batch: tuple) -> list[Fresh]:
+    return [Fresh(os.getpid()) for _ in batch[1]]
+
+
+def test_warm_up_runs_in_the_workers_before_their_batches(tmp_path):
+    pool = process_pool(2)
+    try:
+        options = RunOptions(executor=pool, inline_below=0)
+        warm_up(options, _note_pid, str(tmp_path))
+        units = [Unit(str(n), "key", n, str(n)) for n in range(8)]
+        pids = run_units("step", units, _pid, None, None, options, restore=lambda u, p: p)
+    finally:
+        pool.shutdown()
+    warmed = {int(path.name) for path in tmp_path.iterdir()}
+    assert warmed and os.getpid() not in warmed  # in the workers, never here
+    assert os.getpid() not in pids and len(pids) == 8
+
+
+def test_warm_up_does_nothing_in_process(tmp_path):
+    for executor in (None, InlineExecutor()):
+        warm_up(RunOptions(executor=executor), _note_pid, str(tmp_path))
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_failed_warm_up_fails_nothing():
+    pool = process_pool(2)
+    try:
+        options = RunOptions(executor=pool, inline_below=0)
+        warm_up(options, _fail, "")
+        units = [Unit(str(n), "key", n, str(n)) for n in range(6)]
+        pids = run_units("step", units, _pid, None, None, options, restore=lambda u, p: p)
+    finally:
+        pool.shutdown()
+    assert len(pids) == 6 and os.getpid() not in pids
+
+
+def test_a_stage_counts_as_recorded_once_a_run_kept_its_results(tmp_path):
+    cache = ResultCache(tmp_path, "v")
+    assert not cache.recorded("extract")
+    cache.put("extract", "doc", "key", ["payload"], document="doc")
+    cache.save(["doc"])
+    again = ResultCache(tmp_path, "v")
+    assert again.recorded("extract") and not again.recorded("stats")
+    assert not ResultCache(tmp_path, "v", trust=False).recorded("extract")  # --force
+    assert not ResultCache(tmp_path, "other version").recorded("extract")
