@@ -16,7 +16,10 @@ from pathlib import Path
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from pipeline_project import make_project, run_command
 
+import tolmach.project as project_module
+from tolmach.config import Config, load_config
 from tolmach.jobs import (
     Fresh,
     InlineExecutor,
@@ -28,6 +31,7 @@ from tolmach.jobs import (
     warm_up,
 )
 from tolmach.jobs.units import BATCHES_PER_WORKER, GUIDED_SHARE
+from tolmach.project import Project
 
 SEEN: list[list] = []  # the batches an in-process "pool" ran, as their items
 
@@ -169,3 +173,29 @@ def test_a_stage_counts_as_recorded_once_a_run_kept_its_results(tmp_path):
     assert again.recorded("extract") and not again.recorded("stats")
     assert not ResultCache(tmp_path, "v", trust=False).recorded("extract")  # --force
     assert not ResultCache(tmp_path, "other version").recorded("extract")
+
+
+def test_a_cold_step_warms_its_workers_up_and_a_cached_one_does_not(tmp_path, monkeypatch):
+    warmed: list[str] = []
+    monkeypatch.setattr(project_module, "warm_up",
+                        lambda options, function, context: warmed.append(function.__name__))
+    folder = make_project(tmp_path / "p", documents=4)
+    for command in (("extract",), ("update",), ("stats",)):
+        assert run_command(folder, *command, "-j", "2").exit_code == 0
+    assert warmed == ["_warm_extract", "_warm_stats"]  # cold: both steps
+    for command in (("extract",), ("stats",)):
+        run_command(folder, *command, "-j", "2")
+    assert warmed == ["_warm_extract", "_warm_stats"]  # recorded: neither
+    run_command(folder, "extract", "-j", "2", "--force")
+    assert warmed[-1] == "_warm_extract"  # --force believes no record: all will run
+
+
+def test_one_documents_pattern_that_listed_documents_is_not_walked_again(tmp_path, monkeypatch):
+    project = Project(load_config(make_project(tmp_path / "p", documents=3)))
+    assert len(project.documents) == 3
+    walks: list[int] = []
+    original = Config.matched_documents
+    monkeypatch.setattr(Config, "matched_documents",
+                        lambda self: walks.append(1) or original(self))
+    assert project.unmatched_patterns() == []
+    assert walks == []

@@ -195,6 +195,8 @@ class Project:
 
     def unmatched_patterns(self) -> list[str]:
         """Documents globs that match no source file (the others do): worth a warning."""
+        if len(self.config.documents) == 1 and self.__dict__.get("documents"):
+            return []  # the one pattern matched the documents listed (no second walk)
         matched = {path for path, _ in self.config.matched_documents()}
         return [
             pattern
