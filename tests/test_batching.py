@@ -20,6 +20,7 @@ from pipeline_project import make_project, run_command
 
 import tolmach.project as project_module
 from tolmach.config import Config, load_config
+from tolmach.fileio import WORK
 from tolmach.jobs import (
     Fresh,
     InlineExecutor,
@@ -30,6 +31,7 @@ from tolmach.jobs import (
     run_units,
     warm_up,
 )
+from tolmach.jobs.cache import FileDigests
 from tolmach.jobs.units import BATCHES_PER_WORKER, GUIDED_SHARE
 from tolmach.project import Project
 
@@ -199,3 +201,33 @@ def test_one_documents_pattern_that_listed_documents_is_not_walked_again(tmp_pat
                         lambda self: walks.append(1) or original(self))
     assert project.unmatched_patterns() == []
     assert walks == []
+
+
+def test_keys_the_workers_made_on_a_cold_run_find_their_records_next_time(tmp_path):
+    folder = make_project(tmp_path / "p", documents=6)
+    for step in (("extract",), ("update",)):
+        assert run_command(folder, *step, "-j", "1").exit_code == 0
+    (folder / ".tolmach-cache/results/files.json").unlink()  # no digest made by those
+    cold = run_command(folder, "stats", "-j", "2", "--format", "json")
+    before = WORK.copy()
+    again = run_command(folder, "stats", "-j", "1", "--format", "json")
+    done = WORK.copy()
+    done.subtract(before)
+    assert again.output == cold.output
+    assert done["parse"] == 0  # every catalog's record found under the key its worker made
+    cache = ResultCache(folder, Project(load_config(folder)).cache_version)
+    catalog = "locales/de/LC_MESSAGES/doc0.po"
+    assert catalog in cache.files.known  # and the digests the workers made were kept
+
+
+def test_digests_learned_from_another_process_stand_for_this_run(tmp_path):
+    path = tmp_path / "a.po"
+    path.write_text("msgid \"\"\nmsgstr \"\"\n", "utf-8")
+    os.utime(path, ns=(10**18, 10**18))  # settled long before it is hashed
+    worker = FileDigests(tmp_path)
+    made = worker.digest(path)
+    here = FileDigests(tmp_path)
+    here.learn(worker.known)
+    assert here.digest(path) == made and here.hashed == 0 and here.changed
+    later = FileDigests(tmp_path, dict(here.known))
+    assert later.digest(path) == made and later.hashed == 0  # kept for the next run

@@ -47,7 +47,7 @@ from tolmach.fileio import (
     write_atomic,
     write_cache_file,
 )
-from tolmach.jobs.cache import ResultCache, content_digest, environment_digest, key_of
+from tolmach.jobs.cache import FileDigests, ResultCache, content_digest, environment_digest, key_of
 from tolmach.jobs.executor import RunOptions, run_batches, workers_of
 from tolmach.jobs.units import BATCHES_PER_WORKER, Fresh, Unit, run_units, warm_up
 
@@ -1009,21 +1009,21 @@ class Project:
         its template as untranslated."""
         chosen = self.select_locales(locales)
         cache = self.result_cache(run)
-        self._warm_up_if_cold("stats", cache, run, _warm_stats)
+        cold = self._warm_up_if_cold("stats", cache, run, _warm_stats)
         digest = _digests(cache)
-        units = []
-        for doc in self.selected(run):
-            for locale in chosen:
-                path = self.catalog_path(locale, doc.name)
-                source = digest(path) or "template:" + digest(self.template_path(doc.name))
-                units.append(Unit(f"{locale}/{doc.name}", key_of("stats", source),
-                                  (doc, locale), doc.name))
+        units = [
+            Unit(f"{locale}/{doc.name}", None if cold else self._stats_key(digest, doc, locale),
+                 (doc, locale), doc.name)
+            for doc in self.selected(run)
+            for locale in chosen
+        ]
         results = run_units(
-            "stats", units, _work_stats, self.run_context(), cache, run,
+            "stats", units, _work_stats, self.run_context(keys=cold and cache is not None),
+            cache, run,
             restore=lambda unit, payload: StepResult(
                 self.catalog_path(unit.item[1], unit.item[0].name), False, unit.item[1],
                 unit.item[0].name, CatalogStats(*payload[0]), waivers=payload[1]),
-            what="catalogs", weigh=self._catalog_size,
+            what="catalogs", weigh=lambda unit: _size_of(unit.item[0].path),
         )
         self.save_cache(cache)
         return results
@@ -1056,18 +1056,21 @@ class Project:
             self.parsed_templates.save()
 
     def _warm_up_if_cold(self, stage: str, cache: ResultCache | None, run: RunOptions,
-                         warm: Callable[[tuple], None]) -> None:
+                         warm: Callable[[tuple], None]) -> bool:
         """When nothing of ``stage`` is recorded (a cold cache, ``--force``), every unit
         will run: start the workers now, so they load what the step needs while this
-        process lists and hashes its inputs (:func:`tolmach.jobs.units.warm_up`)."""
-        if cache is None or not cache.recorded(stage):
+        process lists and hashes its inputs (:func:`tolmach.jobs.units.warm_up`).
+        Whether the stage is cold."""
+        cold = cache is None or not cache.recorded(stage)
+        if cold:
             warm_up(run, warm, self.run_context())
+        return cold
 
-    def _catalog_size(self, unit: Unit) -> int:
-        """How much work a catalog is to read: its size, or its template's when it has
+    def _stats_key(self, digest: Callable[[Path], str], doc: SourceDocument, locale: str) -> str:
+        """What a catalog's progress depends on: its bytes, or its template's when it has
         none yet."""
-        doc, locale = unit.item
-        return _size_of(self.catalog_path(locale, doc.name)) or _size_of(self.template_path(doc.name))
+        path = self.catalog_path(locale, doc.name)
+        return key_of("stats", digest(path) or "template:" + digest(self.template_path(doc.name)))
 
     def selected(self, run: RunOptions) -> list[SourceDocument]:
         """The documents a run works on: all, or its shard's."""
@@ -1244,15 +1247,19 @@ def _work_check(batch: tuple) -> list[Fresh]:
 def _work_stats(batch: tuple) -> list[Fresh]:
     from tolmach.checks.runner import count_waivers
 
-    project, _ = _worker_project(batch[0])
+    project, options = _worker_project(batch[0])
     fresh = []
     for doc, locale in batch[1]:
+        key, digests = None, None
+        if options.get("keys"):  # hashed before reading, as the main process would
+            files = FileDigests(project.root)
+            key, digests = project._stats_key(files.digest, doc, locale), files.known
         path = project.catalog_path(locale, doc.name)
         po = read_po(path) if path.is_file() else None
         stats = catalog_stats(po if po is not None else project._read_template_named(doc.name))
         waivers = count_waivers(po) if po is not None else 0
         result = StepResult(path, False, locale, doc.name, stats, waivers=waivers)
-        fresh.append(Fresh(result, [_stats_row(stats), waivers]))
+        fresh.append(Fresh(result, [_stats_row(stats), waivers], key=key, digests=digests))
     return fresh
 
 

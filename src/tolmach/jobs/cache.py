@@ -102,6 +102,14 @@ class FileDigests:
             found = self.memo[name] = self._digest(path, name)
         return found
 
+    def learn(self, known: dict[str, list]) -> None:
+        """Take digests another process made (its :attr:`known`): they stand for this run
+        and are kept for the next, as if hashed here."""
+        for name, record in known.items():
+            self.known[name] = record
+            self.memo.setdefault(name, record[4])
+        self.changed = self.changed or bool(known)
+
     def forget(self, path: Path) -> None:
         """The file is about to change: hash it again when next asked."""
         self.memo.pop(self.relative(path), None)
@@ -200,6 +208,10 @@ class ResultCache:
 
     def digest(self, path: Path) -> str:
         return self.files.digest(path)
+
+    def learn_digests(self, known: dict[str, list]) -> None:
+        """File digests a worker made (see :meth:`FileDigests.learn`)."""
+        self.files.learn(known)
 
     def get(
         self,

@@ -34,7 +34,7 @@ class Unit:
     """One unit of a step: ``id`` is unique in the step; ``key`` digests its inputs."""
 
     id: str
-    key: str
+    key: str | None  # None: the worker tells it (see run_units)
     item: Any  # what the worker is given (picklable)
     document: str | None = None
 
@@ -49,6 +49,8 @@ class Fresh:
     outputs: dict | None = None  # Path → digest of the bytes the unit wrote or found
     conditions: tuple = ()
     remember: bool = True
+    key: str | None = None  # the unit's key, when the step left it to the worker
+    digests: dict | None = None  # what the worker hashed for it (FileDigests.known)
 
 
 def run_units(
@@ -73,12 +75,17 @@ def run_units(
     runs and before the conditions of the records found are checked with ``holds``
     (it may prepare what ``holds`` needs); ``weigh(unit)`` tells how much work a stale
     unit is, for sizing the batches (default: one each).
+
+    A unit without a key is not looked up: it runs, and its worker hashes its inputs and
+    gives the key back in :attr:`Fresh.key` (with what it hashed, for the cache's file
+    digests). A step leaves keys to the workers when nothing of it is recorded (a cold
+    run), so that hashing its inputs is shared out instead of done here first.
     """
     results: list = [None] * len(units)
     stale: list[int] = []
     pending: list[tuple[int, Any]] = []  # found, but with conditions still to check
     for number, unit in enumerate(units):
-        record = None if cache is None else cache.find(stage, unit.id, unit.key)
+        record = None if cache is None or unit.key is None else cache.find(stage, unit.id, unit.key)
         if record is None:
             stale.append(number)
         elif record.conditions:
@@ -113,9 +120,12 @@ def run_units(
         results[number] = outcome.result
         if cache is None:
             continue
-        if outcome.remember:
+        if outcome.digests:
+            cache.learn_digests(outcome.digests)
+        key = unit.key if unit.key is not None else outcome.key
+        if outcome.remember and key is not None:
             cache.put(
-                stage, unit.id, unit.key, outcome.payload, outputs=outcome.outputs,
+                stage, unit.id, key, outcome.payload, outputs=outcome.outputs,
                 conditions=outcome.conditions, document=unit.document,
             )
         else:
