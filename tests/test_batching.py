@@ -231,3 +231,55 @@ def test_digests_learned_from_another_process_stand_for_this_run(tmp_path):
     assert here.digest(path) == made and here.hashed == 0 and here.changed
     later = FileDigests(tmp_path, dict(here.known))
     assert later.digest(path) == made and later.hashed == 0  # kept for the next run
+
+
+def _fail_on_odd_text(batch: tuple) -> list[Fresh]:
+    _, items = batch
+    SEEN.append(list(items))
+    for text, number in items:
+        if text.startswith("bad"):
+            raise ValueError(f"unit {number} failed")
+    return [Fresh((text, number)) for text, number in items]
+
+
+def run_with_affinity(texts: list[str], workers: int = 2) -> list:
+    units = [Unit(str(n), "key", (text, n), str(n)) for n, text in enumerate(texts)]
+    SEEN.clear()
+    options = RunOptions(executor=InlinePool(workers), inline_below=0)
+    return run_units("step", units, _fail_on_odd_text, None, None, options,
+                     restore=lambda u, p: p, affinity=lambda unit: unit.item[0])
+
+
+def test_units_of_one_text_share_a_batch_and_results_keep_their_order():
+    texts = [f"text {n % 20}" for n in range(80)]  # four copies of twenty texts
+    results = run_with_affinity(texts)
+    assert results == [(text, n) for n, text in enumerate(texts)]
+    batch_of = {number: b for b, batch in enumerate(SEEN) for _, number in batch}
+    for n in range(20):
+        assert len({batch_of[n + 20 * copy] for copy in range(4)}) == 1
+
+
+def test_affinity_changes_nothing_in_process():
+    texts = [f"text {n % 5}" for n in range(20)]
+    assert run_with_affinity(texts, workers=1) == [(t, n) for n, t in enumerate(texts)]
+    assert [n for batch in SEEN for _, n in batch] == list(range(20))  # in their order
+
+
+def test_after_a_failure_the_error_is_the_one_met_first_in_order():
+    # unit 7 shares unit 0's affinity, so the pool meets it before unit 3; -j 1 meets 3 first
+    texts = ["c0", "c1", "c2", "bad 3", "c4", "c5", "c6", "bad 7"]
+
+    def affinity(unit):
+        return "c0" if unit.item[1] == 7 else unit.item[0]
+
+    units = [Unit(str(n), "key", (text, n), str(n)) for n, text in enumerate(texts)]
+    SEEN.clear()
+    options = RunOptions(executor=InlinePool(2), inline_below=0)
+    try:
+        run_units("step", units, _fail_on_odd_text, None, None, options,
+                  restore=lambda u, p: p, affinity=affinity)
+    except ValueError as error:
+        assert str(error) == "unit 3 failed"
+    else:
+        raise AssertionError("no error")
+    assert [n for _, n in SEEN[0]] == [0, 7]  # the pool's order did put 7 first

@@ -396,6 +396,7 @@ class Project:
                 self.template_path(unit.item.name), False, document=unit.item.name,
                 warnings=tuple(warnings)),
             what="templates", weigh=lambda unit: _size_of(unit.item.path),
+            affinity=lambda unit: digest(unit.item.path),  # copies of a text: one worker
         )
         self.save_cache(cache)
         return results

@@ -15,8 +15,8 @@ units (by the size of the file each reads, say); unweighed, each counts as one.
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Hashable, Sequence
+from dataclasses import dataclass, replace
 from typing import Any
 
 from tolmach.jobs.cache import ResultCache
@@ -66,6 +66,7 @@ def run_units(
     what: str = "units",
     before_work: Callable[[list[Unit]], None] | None = None,
     weigh: Callable[[Unit], float] | None = None,
+    affinity: Callable[[Unit], Hashable] | None = None,
 ) -> list:
     """The result of every unit, in order (see the module docstring).
 
@@ -74,7 +75,11 @@ def run_units(
     ``before_work(stale)`` runs here once the stale units are known, before any of them
     runs and before the conditions of the records found are checked with ``holds``
     (it may prepare what ``holds`` needs); ``weigh(unit)`` tells how much work a stale
-    unit is, for sizing the batches (default: one each).
+    unit is, for sizing the batches (default: one each). On a pool, stale units of the
+    same ``affinity(unit)`` (documents of the same text, say) go into one batch, so one
+    worker reuses what it worked out for the first of them instead of two workers each
+    working it out; should that run fail, the stale units run again here in their own
+    order, so the error raised is the one ``-j 1`` raises.
 
     A unit without a key is not looked up: it runs, and its worker hashes its inputs and
     gives the key back in :attr:`Fresh.key` (with what it hashed, for the cache's file
@@ -105,17 +110,30 @@ def run_units(
     if not stale:
         options.report(what, len(units), len(units), len(units))
         return results
-    groups = _by_document([units[n] for n in stale])
-    batches = _batches(groups, workers_of(options.executor), weigh)
-    fresh = run_batches(
-        work,
-        [(context, [unit.item for unit in batch]) for batch in batches],
-        options,
-        what=what,
-        sizes=[len(batch) for batch in batches],
-        cached=len(units) - len(stale),
-    )
-    for number, outcome in zip(stale, fresh, strict=True):
+    workers = workers_of(options.executor)
+    in_order = _by_document(stale, units)
+    groups = in_order if affinity is None or workers < 2 else _together(in_order, units, affinity)
+
+    def run(groups: list[list[int]], options: RunOptions, workers: int) -> list[Fresh]:
+        batches = _batches([[units[n] for n in group] for group in groups], workers, weigh)
+        return run_batches(
+            work,
+            [(context, [unit.item for unit in batch]) for batch in batches],
+            options,
+            what=what,
+            sizes=[len(batch) for batch in batches],
+            cached=len(units) - len(stale),
+        )
+
+    try:
+        fresh = run(groups, options, workers)
+    except Exception:
+        if groups is in_order:
+            raise
+        groups = in_order
+        fresh = run(in_order, replace(options, executor=None), 1)
+    order = [number for group in groups for number in group]
+    for number, outcome in zip(order, fresh, strict=True):
         unit = units[number]
         results[number] = outcome.result
         if cache is None:
@@ -156,14 +174,25 @@ def _warm(function: Callable[[Any], Any], context: Any) -> None:
         function(context)
 
 
-def _by_document(units: list[Unit]) -> list[list[Unit]]:
-    """Consecutive units of the same document, together."""
-    groups: list[list[Unit]] = []
-    for unit in units:
-        if groups and unit.document is not None and groups[-1][0].document == unit.document:
-            groups[-1].append(unit)
+def _together(groups: list[list[int]], units: Sequence[Unit],
+              affinity: Callable[[Unit], Hashable]) -> list[list[int]]:
+    """The documents' groups joined by the affinity of their first unit, in the order each
+    affinity first appears: a batch then takes all the documents of one text."""
+    joined: dict[Hashable, list[int]] = {}
+    for group in groups:
+        joined.setdefault(affinity(units[group[0]]), []).extend(group)
+    return list(joined.values())
+
+
+def _by_document(numbers: list[int], units: Sequence[Unit]) -> list[list[int]]:
+    """Consecutive units of the same document, together (by their numbers)."""
+    groups: list[list[int]] = []
+    for number in numbers:
+        document = units[number].document
+        if groups and document is not None and units[groups[-1][0]].document == document:
+            groups[-1].append(number)
         else:
-            groups.append([unit])
+            groups.append([number])
     return groups
 
 
