@@ -396,7 +396,8 @@ class Project:
                 self.template_path(unit.item.name), False, document=unit.item.name,
                 warnings=tuple(warnings)),
             what="templates", weigh=lambda unit: _size_of(unit.item.path),
-            affinity=lambda unit: digest(unit.item.path),  # copies of a text: one worker
+            # copies of one text go to one worker, which finds its terms once
+            affinity=None if cache is None else lambda unit: digest(unit.item.path),
         )
         self.save_cache(cache)
         return results
