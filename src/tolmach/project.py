@@ -1012,16 +1012,17 @@ class Project:
         chosen = self.select_locales(locales)
         cache = self.result_cache(run)
         cold = self._warm_up_if_cold("stats", cache, run, _warm_stats)
+        # cold on a pool: the workers hash the catalogs (in process, the same work either way)
+        deferred = cold and cache is not None and workers_of(run.executor) > 1
         digest = _digests(cache)
         units = [
-            Unit(f"{locale}/{doc.name}", None if cold else self._stats_key(digest, doc, locale),
+            Unit(f"{locale}/{doc.name}", None if deferred else self._stats_key(digest, doc, locale),
                  (doc, locale), doc.name)
             for doc in self.selected(run)
             for locale in chosen
         ]
         results = run_units(
-            "stats", units, _work_stats, self.run_context(keys=cold and cache is not None),
-            cache, run,
+            "stats", units, _work_stats, self.run_context(keys=deferred), cache, run,
             restore=lambda unit, payload: StepResult(
                 self.catalog_path(unit.item[1], unit.item[0].name), False, unit.item[1],
                 unit.item[0].name, CatalogStats(*payload[0]), waivers=payload[1]),
