@@ -10,9 +10,10 @@ import contextlib
 import difflib
 import hashlib
 import json
+import os
 import re
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, fields, replace
 from functools import cached_property
 from pathlib import Path
@@ -46,9 +47,9 @@ from tolmach.fileio import (
     write_atomic,
     write_cache_file,
 )
-from tolmach.jobs.cache import ResultCache, content_digest, environment_digest, key_of
+from tolmach.jobs.cache import FileDigests, ResultCache, content_digest, environment_digest, key_of
 from tolmach.jobs.executor import RunOptions, run_batches, workers_of
-from tolmach.jobs.units import BATCHES_PER_WORKER, Fresh, Unit, run_units
+from tolmach.jobs.units import BATCHES_PER_WORKER, Fresh, Unit, run_units, warm_up
 
 if TYPE_CHECKING:  # the parser, the merge and the verifier load when a document is worked on
     from tolmach.catalog.merge import UpdateSummary
@@ -194,6 +195,8 @@ class Project:
 
     def unmatched_patterns(self) -> list[str]:
         """Documents globs that match no source file (the others do): worth a warning."""
+        if len(self.config.documents) == 1 and self.__dict__.get("documents"):
+            return []  # the one pattern matched the documents listed (no second walk)
         matched = {path for path, _ in self.config.matched_documents()}
         return [
             pattern
@@ -379,6 +382,7 @@ class Project:
         """Write ``locales/<doc>.pot`` for every document (of the run's shard); say which
         lines look like a syntax the document's dialect does not parse."""
         cache = self.result_cache(run)
+        self._warm_up_if_cold("extract", cache, run, _warm_extract)
         digest = _digests(cache)
         glossary = digest(self.glossary_file())
         units = [
@@ -391,7 +395,9 @@ class Project:
             restore=lambda unit, warnings: StepResult(
                 self.template_path(unit.item.name), False, document=unit.item.name,
                 warnings=tuple(warnings)),
-            what="templates",
+            what="templates", weigh=lambda unit: _size_of(unit.item.path),
+            # copies of one text go to one worker, which finds its terms once
+            affinity=None if cache is None else lambda unit: digest(unit.item.path),
         )
         self.save_cache(cache)
         return results
@@ -1005,20 +1011,22 @@ class Project:
         its template as untranslated."""
         chosen = self.select_locales(locales)
         cache = self.result_cache(run)
+        cold = self._warm_up_if_cold("stats", cache, run, _warm_stats)
+        # cold on a pool: the workers hash the catalogs (in process, the same work either way)
+        deferred = cold and cache is not None and workers_of(run.executor) > 1
         digest = _digests(cache)
-        units = []
-        for doc in self.selected(run):
-            for locale in chosen:
-                path = self.catalog_path(locale, doc.name)
-                source = digest(path) or "template:" + digest(self.template_path(doc.name))
-                units.append(Unit(f"{locale}/{doc.name}", key_of("stats", source),
-                                  (doc, locale), doc.name))
+        units = [
+            Unit(f"{locale}/{doc.name}", None if deferred else self._stats_key(digest, doc, locale),
+                 (doc, locale), doc.name)
+            for doc in self.selected(run)
+            for locale in chosen
+        ]
         results = run_units(
-            "stats", units, _work_stats, self.run_context(), cache, run,
+            "stats", units, _work_stats, self.run_context(keys=deferred), cache, run,
             restore=lambda unit, payload: StepResult(
                 self.catalog_path(unit.item[1], unit.item[0].name), False, unit.item[1],
                 unit.item[0].name, CatalogStats(*payload[0]), waivers=payload[1]),
-            what="catalogs",
+            what="catalogs", weigh=lambda unit: _size_of(unit.item[0].path),
         )
         self.save_cache(cache)
         return results
@@ -1049,6 +1057,23 @@ class Project:
         self.remember_glossary_matches()
         if "parsed_templates" in self.__dict__:
             self.parsed_templates.save()
+
+    def _warm_up_if_cold(self, stage: str, cache: ResultCache | None, run: RunOptions,
+                         warm: Callable[[tuple], None]) -> bool:
+        """When nothing of ``stage`` is recorded (a cold cache, ``--force``), every unit
+        will run: start the workers now, so they load what the step needs while this
+        process lists and hashes its inputs (:func:`tolmach.jobs.units.warm_up`).
+        Whether the stage is cold."""
+        cold = cache is None or not cache.recorded(stage)
+        if cold:
+            warm_up(run, warm, self.run_context())
+        return cold
+
+    def _stats_key(self, digest: Callable[[Path], str], doc: SourceDocument, locale: str) -> str:
+        """What a catalog's progress depends on: its bytes, or its template's when it has
+        none yet."""
+        path = self.catalog_path(locale, doc.name)
+        return key_of("stats", digest(path) or "template:" + digest(self.template_path(doc.name)))
 
     def selected(self, run: RunOptions) -> list[SourceDocument]:
         """The documents a run works on: all, or its shard's."""
@@ -1113,6 +1138,27 @@ def _work_extract(batch: tuple) -> list[Fresh]:
         result = StepResult(path, written, document=doc.name, warnings=tuple(warnings))
         fresh.append(Fresh(result, warnings, {path: digest}))
     return fresh
+
+
+def _warm_extract(context: tuple) -> None:
+    """What every extract batch needs, loaded ahead (see :func:`tolmach.jobs.units.warm_up`):
+    the parser and template modules, the glossary and its morphology dictionary."""
+    _load_modules("tolmach.catalog.template", "tolmach.markdown.document")
+    worker_project(context).termbase  # noqa: B018 - loads the glossary and pymorphy3
+
+
+def _warm_stats(context: tuple) -> None:
+    """What every stats batch needs, loaded ahead: the catalog reader and the waivers'
+    checks."""
+    _load_modules("tolmach.catalog.pofile", "tolmach.checks.runner")
+    worker_project(context)
+
+
+def _load_modules(*names: str) -> None:
+    from importlib import import_module
+
+    for name in names:
+        import_module(name)
 
 
 class _NotingMemory:
@@ -1204,15 +1250,19 @@ def _work_check(batch: tuple) -> list[Fresh]:
 def _work_stats(batch: tuple) -> list[Fresh]:
     from tolmach.checks.runner import count_waivers
 
-    project, _ = _worker_project(batch[0])
+    project, options = _worker_project(batch[0])
     fresh = []
     for doc, locale in batch[1]:
+        key, digests = None, None
+        if options.get("keys"):  # hashed before reading, as the main process would
+            files = FileDigests(project.root)
+            key, digests = project._stats_key(files.digest, doc, locale), files.known
         path = project.catalog_path(locale, doc.name)
         po = read_po(path) if path.is_file() else None
         stats = catalog_stats(po if po is not None else project._read_template_named(doc.name))
         waivers = count_waivers(po) if po is not None else 0
         result = StepResult(path, False, locale, doc.name, stats, waivers=waivers)
-        fresh.append(Fresh(result, [_stats_row(stats), waivers]))
+        fresh.append(Fresh(result, [_stats_row(stats), waivers], key=key, digests=digests))
     return fresh
 
 
@@ -1231,6 +1281,14 @@ def _finding(row: list):
 
 def _stats_row(stats: CatalogStats) -> list[int]:
     return [getattr(stats, f.name) for f in fields(CatalogStats)]
+
+
+def _size_of(path: Path) -> int:
+    """A file's size in bytes (0 when it cannot be read): how much work it is to read."""
+    try:
+        return os.stat(path).st_size
+    except OSError:
+        return 0
 
 
 def _digests(cache: ResultCache | None):

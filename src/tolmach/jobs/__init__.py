@@ -14,7 +14,7 @@ callback, so the library never draws anything.
 from tolmach.jobs.cache import ResultCache, content_digest
 from tolmach.jobs.executor import InlineExecutor, Progress, RunOptions, process_pool, run_batches
 from tolmach.jobs.shard import Shard, parse_shard
-from tolmach.jobs.units import Fresh, Unit, run_units
+from tolmach.jobs.units import Fresh, Unit, run_units, warm_up
 
 __all__ = [
     "Fresh",
@@ -29,4 +29,5 @@ __all__ = [
     "process_pool",
     "run_batches",
     "run_units",
+    "warm_up",
 ]

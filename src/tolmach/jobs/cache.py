@@ -102,6 +102,14 @@ class FileDigests:
             found = self.memo[name] = self._digest(path, name)
         return found
 
+    def learn(self, known: dict[str, list]) -> None:
+        """Take digests another process made (its :attr:`known`): they stand for this run
+        and are kept for the next, as if hashed here."""
+        for name, record in known.items():
+            self.known[name] = record
+            self.memo.setdefault(name, record[4])
+        self.changed = self.changed or bool(known)
+
     def forget(self, path: Path) -> None:
         """The file is about to change: hash it again when next asked."""
         self.memo.pop(self.relative(path), None)
@@ -201,6 +209,10 @@ class ResultCache:
     def digest(self, path: Path) -> str:
         return self.files.digest(path)
 
+    def learn_digests(self, known: dict[str, list]) -> None:
+        """File digests a worker made (see :meth:`FileDigests.learn`)."""
+        self.files.learn(known)
+
     def get(
         self,
         stage: str,
@@ -238,6 +250,14 @@ class ResultCache:
         self._stage(stage).keep(unit, record)
         self.hits += 1
         return True
+
+    def recorded(self, stage: str) -> bool:
+        """Whether any record of ``stage`` may count in this run (none: every unit of it
+        will run, as on a cold cache or with ``--force``)."""
+        if not self.trust:
+            return False
+        records = self._stage(stage)
+        return bool(records.own) or any(records.others)
 
     def _outputs_hold(self, record: Record) -> bool:
         return all(
