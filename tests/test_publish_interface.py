@@ -77,3 +77,21 @@ def test_a_page_language_without_a_catalog_gets_english_marked_as_such():
     assert arabic.locale == "en" and not arabic.matches_page
     assert str(arabic.attrs) == ' lang="en" dir="ltr"'
     assert interface_for("ru").language_name("ru") == "русский"
+
+
+def test_the_languages_share_compiled_templates_and_each_renders_its_own_words(monkeypatch):
+    from jinja2 import DictLoader, Environment
+
+    from tolmach.publish.templating import environment
+
+    compiled = []
+    compile_source = Environment.compile
+    monkeypatch.setattr(Environment, "compile", lambda self, source, name=None, *rest, **kw:
+                        compiled.append(name) or compile_source(self, source, name, *rest, **kw))
+    loader = DictLoader({"shared.html": "{% trans %}Articles{% endtrans %} · {{ _('Search') }}"})
+    rendered = {locale: environment(locale).overlay(loader=loader).get_template("shared.html")
+                .render() for locale in ("de", "ru", "zh_CN")}
+    words = interface_for("de").translations.gettext
+    assert rendered["de"] == f"{words('Articles')} · {words('Search')}"
+    assert len(set(rendered.values())) == 3  # each language its own words
+    assert compiled == ["shared.html"]  # compiled once, for the three
