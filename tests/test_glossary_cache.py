@@ -4,7 +4,8 @@ A project keeps the matches under ``.tolmach-cache/glossary-matches``, named by 
 finding depends on (the terms' spellings, case rules, contexts, and the versions of the
 matcher). These tests hold the cache to three promises: a remembered match is the match
 the termbase would find now; a changed glossary or scope is never answered from an old
-table; and the cache saves work (a second run finds nothing new to match).
+table; and the cache saves work (a second run finds nothing new to match, and does not
+check the unchanged glossary for duplicate terms again, which would load the morphology).
 """
 
 from __future__ import annotations
@@ -13,9 +14,12 @@ import shutil
 import tomllib
 from pathlib import Path
 
+import pytest
+
+import tolmach.glossary.termbase as termbase_module
 from tolmach.config import load_config
-from tolmach.glossary import parse_termbase
-from tolmach.glossary.matchcache import CACHE_FILE, MatchStore
+from tolmach.glossary import GlossaryError, parse_termbase
+from tolmach.glossary.matchcache import CACHE_FILE, UNIQUE_FILE, MatchStore
 from tolmach.project import Project
 
 DATA = Path(__file__).parent / "data" / "glossary"
@@ -98,3 +102,44 @@ def test_a_project_run_fills_the_cache_and_the_next_run_matches_nothing(tmp_path
     project.check()
     tables = project.glossary_matches.tables
     assert tables and all(table.new == 0 for table in tables.values())
+
+
+def seed_copy(folder: Path) -> Path:
+    for name in ("seeds", "locales"):
+        shutil.copytree(Path(__file__).parent.parent / name, folder / name)
+    shutil.copyfile(Path(__file__).parent.parent / "pyproject.toml", folder / "pyproject.toml")
+    return folder
+
+
+def lemmatized_terms(monkeypatch) -> list[str]:
+    """The spellings the glossary's duplicate check lemmatizes from now on."""
+    seen: list[str] = []
+    real = termbase_module.lemma_pattern
+    monkeypatch.setattr(termbase_module, "lemma_pattern",
+                        lambda phrase, case: seen.append(phrase) or real(phrase, case))
+    return seen
+
+
+def test_an_unchanged_glossary_is_not_checked_for_duplicates_again(tmp_path, monkeypatch):
+    root = seed_copy(tmp_path)
+    lemmatized = lemmatized_terms(monkeypatch)
+    assert Project(load_config(root)).termbase.terms
+    assert lemmatized and (root / UNIQUE_FILE).is_file()  # the first load checks
+    lemmatized.clear()
+    assert Project(load_config(root)).termbase.terms
+    assert lemmatized == []  # the same text: found unique before
+
+
+def test_a_glossary_edited_into_a_duplicate_is_refused_though_the_last_one_was_unique(
+    tmp_path, monkeypatch
+):
+    root = seed_copy(tmp_path)
+    glossary = root / "locales" / "glossary.toml"
+    Project(load_config(root)).termbase  # noqa: B018 - remembered as unique
+    source = tomllib.loads(glossary.read_text("utf-8"))["term"][0]["source"]
+    with glossary.open("a", encoding="utf-8") as handle:
+        handle.write(f'\n[[term]]\nsource = "{source}"\nkind = "keep"\n')
+    with pytest.raises(GlossaryError, match="duplicate term"):
+        Project(load_config(root)).termbase  # noqa: B018
+    with pytest.raises(GlossaryError, match="duplicate term"):  # and on every run after
+        Project(load_config(root)).termbase  # noqa: B018

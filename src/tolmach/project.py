@@ -314,8 +314,11 @@ class Project:
         if not path.is_file():
             return None
         from tolmach.glossary import GlossaryError, load_termbase
+        from tolmach.glossary.matchcache import UNIQUE_FILE, UniqueTerms
 
-        termbase = load_termbase(path)
+        unique = UniqueTerms(self.root / UNIQUE_FILE)
+        termbase = load_termbase(path, known_unique=unique.known)
+        unique.remember()
         termbase.remember_in(self.glossary_matches)
         for term in termbase.terms:
             unknown = [d for d in term.domains if d not in self.config.domains]

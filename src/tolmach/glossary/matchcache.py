@@ -13,6 +13,10 @@ dictionary. A changed glossary, scope or domain, or an upgrade, gives another na
 a stale table is never used; translations and notes do not matter (a match names its
 term by position, and the term is read from the termbase as it is now). Texts are
 stored by a 128-bit digest. The file is rewritten only when a run found something new.
+
+Beside the tables, :class:`UniqueTerms` remembers the last glossary text found free of
+duplicate terms (under the same versions), so a run whose texts are all remembered does
+not load the morphology only to check the glossary again.
 """
 
 from __future__ import annotations
@@ -25,11 +29,21 @@ from collections.abc import Callable, Iterable
 from importlib import metadata
 from pathlib import Path
 
-from tolmach.fileio import WriteError, write_atomic
+from tolmach.fileio import WriteError, write_atomic, write_cache_file
 
-__all__ = ["CACHE_FILE", "Found", "MatchStore", "MatchTable", "matching_versions", "table_name"]
+__all__ = [
+    "CACHE_FILE",
+    "UNIQUE_FILE",
+    "Found",
+    "MatchStore",
+    "MatchTable",
+    "UniqueTerms",
+    "matching_versions",
+    "table_name",
+]
 
 CACHE_FILE = Path(".tolmach-cache") / "glossary-matches"
+UNIQUE_FILE = Path(".tolmach-cache") / "glossary-unique"
 FORMAT = 1
 #: What a text holds: ``(term index, start, end)`` per match, in text order.
 Found = tuple[tuple[int, int, int], ...]
@@ -135,3 +149,28 @@ def table_name(parts: Iterable[object]) -> str:
         digest.update(repr(part).encode("utf-8", "surrogatepass"))
         digest.update(b"\0")
     return digest.hexdigest()[:32]
+
+
+class UniqueTerms:
+    """The digest of the last glossary text found free of duplicate terms, in one small
+    file under the cache folder; a text with another digest is checked in full."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self._digest: str | None = None
+        self._known = False
+
+    def known(self, text: str) -> bool:
+        """Whether ``text`` is the glossary remembered as free of duplicates."""
+        self._digest = table_name([text])
+        try:
+            self._known = self.path.read_text("ascii") == self._digest
+        except (OSError, ValueError):
+            self._known = False
+        return self._known
+
+    def remember(self) -> None:
+        """The text last asked about passed the check: remember it (only if new, so a
+        run that changes nothing writes nothing)."""
+        if self._digest is not None and not self._known:
+            self._known = write_cache_file(self.path, self._digest.encode("ascii"))

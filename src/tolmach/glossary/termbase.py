@@ -55,7 +55,7 @@ from __future__ import annotations
 import functools
 import re
 import tomllib
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -95,19 +95,25 @@ _TERM_HEADER_RE = re.compile(r"^\s*\[\[\s*term\s*\]\]")
 # --- loading -------------------------------------------------------------------------
 
 
-def load_termbase(path: str | Path) -> Termbase:
-    """Read and validate a termbase file; every problem raises :class:`GlossaryError`."""
+def load_termbase(path: str | Path, known_unique: Callable[[str], bool] | None = None) -> Termbase:
+    """Read and validate a termbase file; every problem raises :class:`GlossaryError`.
+
+    ``known_unique(text)`` may say that this very text was found free of duplicate
+    terms before: that check lemmatizes every term, and loading the morphology costs a
+    run that finds every text's terms remembered more than all the rest of the load.
+    """
     try:
         text = Path(path).read_text(encoding="utf-8")
     except OSError as error:
         raise GlossaryError(
             path, None, None, f"cannot read the glossary: {error.strerror}"
         ) from None
-    return parse_termbase(text, path)
+    return parse_termbase(text, path, unique=known_unique is not None and known_unique(text))
 
 
-def parse_termbase(text: str, path: str | Path = "<glossary>") -> Termbase:
-    """Parse glossary TOML; ``path`` only names the file in error messages."""
+def parse_termbase(text: str, path: str | Path = "<glossary>", unique: bool = False) -> Termbase:
+    """Parse glossary TOML; ``path`` only names the file in error messages; ``unique``:
+    the text is known to hold no duplicate terms (see :func:`load_termbase`)."""
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
@@ -126,7 +132,8 @@ def parse_termbase(text: str, path: str | Path = "<glossary>") -> Termbase:
         )
     lines = _term_header_lines(text)
     blocks = [(lines[i] if i < len(lines) else 0, table) for i, table in enumerate(tables)]
-    return build_termbase(blocks, _ignore_list(data.get("ignore", {}), text, path), path, text)
+    return build_termbase(blocks, _ignore_list(data.get("ignore", {}), text, path), path, text,
+                          unique=unique)
 
 
 def build_termbase(
@@ -134,16 +141,21 @@ def build_termbase(
     ignored: Iterable[str] = (),
     path: str | Path = "<glossary>",
     text: str = "",
+    unique: bool = False,
 ) -> Termbase:
     """Validate term tables (each with the line it starts on) into a Termbase.
 
     The TOML loader and the TBX/CSV importers share this, so every source of terms
-    obeys the same rules. ``text`` lets errors point at the offending key's line.
+    obeys the same rules. ``text`` lets errors point at the offending key's line;
+    ``unique`` skips the look for duplicates, for a text known to hold none.
     """
     terms: list[Term] = []
     seen: dict[tuple, Term] = {}
     for line, table in blocks:
         term = _term_from_table(table, line, path, text)
+        terms.append(term)
+        if unique:
+            continue
         for spelling in term.spellings:
             words = lemma_pattern(spelling, False).words
             key = (
@@ -161,7 +173,6 @@ def build_termbase(
                 )
                 raise GlossaryError(path, term.line or line, term.source, message)
             seen[key] = term
-        terms.append(term)
     return Termbase(tuple(terms), tuple(ignored))
 
 
