@@ -18,7 +18,7 @@ import pytest
 
 import tolmach.glossary.termbase as termbase_module
 from tolmach.config import load_config
-from tolmach.glossary import GlossaryError, parse_termbase
+from tolmach.glossary import GlossaryError, matchcache, parse_termbase
 from tolmach.glossary.matchcache import CACHE_FILE, UNIQUE_FILE, MatchStore
 from tolmach.project import Project
 
@@ -65,6 +65,47 @@ def test_a_changed_glossary_is_not_answered_from_the_old_table(tmp_path: Path) -
         for t, h in TEXTS
     ]
 
+
+
+def matched_afresh(path: Path, glossary: str, texts) -> int:
+    """Match ``texts`` with a store read from ``path``, save it, and say how many of them
+    had to be matched (were not remembered)."""
+    termbase = parse_termbase(glossary)
+    store = MatchStore(path)
+    termbase.remember_in(store)
+    for text, heading in texts:
+        found(termbase, text, heading)
+    fresh = store.tables[termbase.match_name].new
+    store.save()
+    return fresh
+
+
+def test_a_run_that_looks_at_a_few_texts_keeps_what_the_others_hold(tmp_path: Path) -> None:
+    path = tmp_path / "matches"
+    assert matched_afresh(path, GLOSSARY, TEXTS) == len(set(TEXTS))
+    assert matched_afresh(path, GLOSSARY, [*TEXTS[:1], ("Новый абзац.", False)]) == 1
+    assert matched_afresh(path, GLOSSARY, TEXTS) == 0  # the others were kept
+
+
+def test_a_glossary_table_not_used_in_a_run_is_kept(tmp_path: Path) -> None:
+    path = tmp_path / "matches"
+    other = GLOSSARY.replace('source = "вывод"', 'source = "выход"', 1)
+    matched_afresh(path, GLOSSARY, TEXTS)
+    matched_afresh(path, other, TEXTS)  # another table saved: the first one stays
+    assert matched_afresh(path, GLOSSARY, TEXTS) == 0
+
+
+def test_texts_no_run_used_for_a_while_go(tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.setattr(matchcache, "KEEP_SAVES", 3)
+    path = tmp_path / "matches"
+    old = ("Старая редакция абзаца.", False)
+    matched_afresh(path, GLOSSARY, [old])
+    for number in range(2):  # two saving runs without it: still kept
+        matched_afresh(path, GLOSSARY, [(f"Правка {number}.", False)])
+    assert matched_afresh(path, GLOSSARY, [old, ("Правка 2.", False)]) == 1  # kept: 1 fresh
+    for number in range(3, 6):  # three saving runs without it: gone
+        matched_afresh(path, GLOSSARY, [(f"Правка {number}.", False)])
+    assert matched_afresh(path, GLOSSARY, [old]) == 1
 
 def test_translations_do_not_name_the_table_but_terms_do() -> None:
     base = parse_termbase(GLOSSARY)

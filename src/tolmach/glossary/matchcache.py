@@ -12,7 +12,10 @@ rule and context conditions, in order, and the versions of tolmach, pymorphy3 an
 dictionary. A changed glossary, scope or domain, or an upgrade, gives another name, so
 a stale table is never used; translations and notes do not matter (a match names its
 term by position, and the term is read from the termbase as it is now). Texts are
-stored by a 128-bit digest. The file is rewritten only when a run found something new.
+stored by a 128-bit digest. The file is rewritten only when a run found something new;
+each text carries the number of the last such run that used it, and a text (or a table)
+no run has used in the last :data:`KEEP_SAVES` of them goes. A run that looks at a few
+documents thus keeps what the others hold.
 
 Beside the tables, :class:`UniqueTerms` remembers the last glossary text found free of
 duplicate terms (under the same versions), so a run whose texts are all remembered does
@@ -44,10 +47,12 @@ __all__ = [
 
 CACHE_FILE = Path(".tolmach-cache") / "glossary-matches"
 UNIQUE_FILE = Path(".tolmach-cache") / "glossary-unique"
-FORMAT = 1
+FORMAT = 2
 #: What a text holds: ``(term index, start, end)`` per match, in text order.
 Found = tuple[tuple[int, int, int], ...]
-_PRUNE_FACTOR = 2  # keep texts not seen in this run while the file holds < 2× the seen ones
+#: A text not used by this many saving runs in a row is dropped (an edited paragraph's
+#: old wording, a glossary's older table).
+KEEP_SAVES = 100
 
 
 @functools.cache
@@ -85,10 +90,9 @@ class MatchTable:
             self.found[key] = found
         return found
 
-    def table(self, prune: bool) -> dict[bytes, Found]:
-        """What to store: this run's texts, and the older ones unless ``prune``."""
-        seen = {_text_key(text, heading): found for (text, heading), found in self.found.items()}
-        return seen if prune else self.stored | seen
+    def used(self) -> dict[bytes, Found]:
+        """The texts this run looked up (found now or remembered), by their stored key."""
+        return {_text_key(text, heading): found for (text, heading), found in self.found.items()}
 
 
 def _text_key(text: str, heading: bool) -> bytes:
@@ -103,13 +107,15 @@ class MatchStore:
     def __init__(self, path: Path) -> None:
         self.path = path
         self.tables: dict[str, MatchTable] = {}
-        self._stored: dict[str, dict[bytes, Found]] | None = None
+        self._stored: dict[str, dict[bytes, tuple[Found, int]]] | None = None
+        self._saves = 0  # saving runs so far: the age of what is stored
 
     def table(self, name: str) -> MatchTable:
         """The table named ``name`` (a digest of the terms), with what was stored for it."""
         table = self.tables.get(name)
         if table is None:
-            table = MatchTable(name, self._load().get(name))
+            stored = self._load().get(name, {})
+            table = MatchTable(name, {key: found for key, (found, _) in stored.items()})
             self.tables[name] = table
         return table
 
@@ -118,27 +124,34 @@ class MatchStore:
         (the cache is only a cache: a read-only or full disk just means no saving)."""
         if not any(table.new for table in self.tables.values()):
             return False
-        tables = {}
-        for name, table in self.tables.items():
-            prune = len(table.stored) > _PRUNE_FACTOR * max(len(table.found), 1)
-            tables[name] = table.table(prune)
+        save = self._saves + 1
+        tables: dict[str, dict[bytes, tuple[Found, int]]] = {}
+        for name, stored in self._load().items():  # what this run did not use ages
+            kept = {key: entry for key, entry in stored.items() if save - entry[1] < KEEP_SAVES}
+            if kept:
+                tables[name] = kept
+        for name, table in self.tables.items():  # what it used is as new
+            tables.setdefault(name, {}).update(
+                (key, (found, save)) for key, found in table.used().items()
+            )
         try:
-            write_atomic(self.path, marshal.dumps({"format": FORMAT, "tables": tables}))
+            write_atomic(self.path, marshal.dumps({"format": FORMAT, "saves": save, "tables": tables}))
         except WriteError:
             return False
         for name, table in self.tables.items():
-            table.stored, table.new = tables[name], 0
-        self._stored = tables
+            table.stored = {key: found for key, (found, _) in tables[name].items()}
+            table.new = 0
+        self._stored, self._saves = tables, save
         return True
 
-    def _load(self) -> dict[str, dict[bytes, Found]]:
+    def _load(self) -> dict[str, dict[bytes, tuple[Found, int]]]:
         """The stored tables; none when the file is missing, unreadable or of another format."""
         if self._stored is None:
             self._stored = {}
             with contextlib.suppress(OSError, ValueError, EOFError, TypeError):
                 data = marshal.loads(self.path.read_bytes())
                 if isinstance(data, dict) and data.get("format") == FORMAT:
-                    self._stored = data["tables"]
+                    self._stored, self._saves = data["tables"], data["saves"]
         return self._stored
 
 
