@@ -148,7 +148,7 @@ class MatchStore:
         """The stored tables; none when the file is missing, unreadable or of another format."""
         if self._stored is None:
             self._stored = {}
-            with contextlib.suppress(OSError, ValueError, EOFError, TypeError):
+            with contextlib.suppress(OSError, ValueError, EOFError, TypeError, KeyError):
                 data = marshal.loads(self.path.read_bytes())
                 if isinstance(data, dict) and data.get("format") == FORMAT:
                     self._stored, self._saves = data["tables"], data["saves"]
