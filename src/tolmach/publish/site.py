@@ -409,7 +409,7 @@ class _Publisher:
         page, since making and removing a folder per document's path costs milliseconds
         each on some disks (seconds for a site)."""
         assert self.drafts is not None
-        return self.drafts / f"{hashlib.sha256(f'{code}/{name}'.encode()).hexdigest()[:32]}.pickle"
+        return self.drafts / _flat_name(f"{code}/{name}", ".pickle")
 
     def _draft(self, doc: SourceDocument, code: str) -> tuple[Page, Rendered] | None:
         """In pass 2: the page and article pass 1 rendered, its links resolved now — or
@@ -888,7 +888,7 @@ class _Publisher:
         if staging is None:  # in this process, with no folder aside: write it now
             write_atomic(target, text, regenerable=True)
             return [str(target), None, digest]
-        staged = staging / f"{hashlib.sha256(site_path.encode()).hexdigest()[:32]}.html"  # flat: see _draft_path
+        staged = staging / _flat_name(site_path, ".html")  # flat: see _draft_path
         write_atomic(staged, text, regenerable=True)
         return [str(target), str(staged), digest]
 
@@ -1021,6 +1021,11 @@ class _Publisher:
     @staticmethod
     def _env(ui: Interface) -> Environment:
         return environment(ui.locale)
+
+
+def _flat_name(path: str, suffix: str) -> str:
+    """A file name standing for ``path`` in a flat folder: a digest of it."""
+    return hashlib.sha256(path.encode()).hexdigest()[:32] + suffix
 
 
 def _written_by_tolmach(page: Path) -> bool:
