@@ -184,3 +184,26 @@ def test_a_glossary_edited_into_a_duplicate_is_refused_though_the_last_one_was_u
         Project(load_config(root)).termbase  # noqa: B018
     with pytest.raises(GlossaryError, match="duplicate term"):  # and on every run after
         Project(load_config(root)).termbase  # noqa: B018
+
+
+def stored_matches(root: Path) -> dict[str, dict[bytes, matchcache.Found]]:
+    """The glossary matches a project keeps, without the runs' ages."""
+    import marshal
+
+    data = marshal.loads((root / CACHE_FILE).read_bytes())
+    return {name: {key: found for key, (found, _) in table.items()}
+            for name, table in data["tables"].items()}
+
+
+def test_matches_found_by_workers_are_kept_as_one_process_keeps_them(tmp_path: Path) -> None:
+    from pipeline_project import make_project, run_command
+
+    alone, pooled = (make_project(tmp_path / name, documents=6) for name in ("alone", "pooled"))
+    assert run_command(alone, "extract", "-j", "1").exit_code == 0
+    assert run_command(pooled, "extract", "-j", "2").exit_code == 0
+    kept = stored_matches(alone)
+    assert any(any(found for found in table.values()) for table in kept.values())
+    assert stored_matches(pooled) == kept
+    project = Project(load_config(pooled))
+    project.check()  # in this process: every text's terms come from what the workers found
+    assert all(table.new == 0 for table in project.glossary_matches.tables.values())

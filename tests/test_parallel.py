@@ -128,7 +128,37 @@ def test_work_counted_in_workers_is_added_here():
     before = WORK["parse"]
     pool = process_pool(2)
     try:
-        run_batches(_numbers, [[1, 2], [3], [4, 5, 6]], RunOptions(executor=pool), what="units")
+        # four batches: fewer units than four would run in this process
+        run_batches(_numbers, [[1], [2], [3], [4, 5, 6]], RunOptions(executor=pool), what="units")
     finally:
         pool.shutdown()
     assert WORK["parse"] - before == 6
+
+
+_LEARNED_IN_BATCH: list[int] = []  # in a worker: what its batches learned, not yet taken
+_KEPT_HERE: list[int] = []
+
+
+def _learning(batch: list[int]) -> list[int]:
+    _LEARNED_IN_BATCH.extend(n * 10 for n in batch)
+    return batch
+
+
+def _take_learned() -> list[int] | None:
+    taken = list(_LEARNED_IN_BATCH)
+    _LEARNED_IN_BATCH.clear()
+    return taken or None
+
+
+executor_module.carry_back("test: learned", _take_learned, _KEPT_HERE.extend)
+
+
+def test_what_workers_learn_is_carried_back_here_once():
+    _KEPT_HERE.clear()
+    pool = process_pool(2)
+    try:
+        run_batches(_learning, [[n] for n in range(1, 7)], RunOptions(executor=pool), what="units")
+    finally:
+        pool.shutdown()
+    assert not _LEARNED_IN_BATCH  # the batches ran in the workers
+    assert sorted(_KEPT_HERE) == [10, 20, 30, 40, 50, 60]  # each batch's, none twice

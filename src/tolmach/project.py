@@ -48,7 +48,7 @@ from tolmach.fileio import (
     write_cache_file,
 )
 from tolmach.jobs.cache import FileDigests, ResultCache, content_digest, environment_digest, key_of
-from tolmach.jobs.executor import RunOptions, run_batches, workers_of
+from tolmach.jobs.executor import RunOptions, carry_back, run_batches, workers_of
 from tolmach.jobs.units import BATCHES_PER_WORKER, Fresh, Unit, run_units, warm_up
 
 if TYPE_CHECKING:  # the parser, the merge and the verifier load when a document is worked on
@@ -1111,6 +1111,28 @@ class Project:
 # --- the workers' side ---------------------------------------------------------------
 
 _PROJECTS: dict[str, Project] = {}  # in a worker: the project of the run, by its token
+
+
+def _take_glossary_matches() -> dict | None:
+    """In a worker: what its projects' glossaries matched since the last batch."""
+    taken = {}
+    for token, project in _PROJECTS.items():
+        if "glossary_matches" in project.__dict__:
+            found = project.glossary_matches.take_new()
+            if found:
+                taken[token] = found
+    return taken or None
+
+
+def _give_glossary_matches(taken: dict) -> None:
+    """Here: keep what a worker's glossary matched, to be saved with this run's matches."""
+    for token, found in taken.items():
+        project = _PROJECTS.get(token)
+        if project is not None:
+            project.glossary_matches.learn(found)
+
+
+carry_back("glossary matches", _take_glossary_matches, _give_glossary_matches)
 
 
 def _worker_project(context: tuple) -> tuple[Project, dict]:

@@ -15,7 +15,8 @@ term by position, and the term is read from the termbase as it is now). Texts ar
 stored by a 128-bit digest. The file is rewritten only when a run found something new;
 each text carries the number of the last such run that used it, and a text (or a table)
 no run has used in the last :data:`KEEP_SAVES` of them goes. A run that looks at a few
-documents thus keeps what the others hold.
+documents thus keeps what the others hold. Worker processes match too, and send what
+they found back to the process that started the run, which saves it with its own.
 
 Beside the tables, :class:`UniqueTerms` remembers the last glossary text found free of
 duplicate terms (under the same versions), so a run whose texts are all remembered does
@@ -76,7 +77,9 @@ class MatchTable:
         self.name = name
         self.stored = stored or {}  # by digest of text and heading: from the last runs
         self.found: dict[tuple[str, bool], Found] = {}  # by text: this run
+        self.learned: dict[bytes, Found] = {}  # by digest: found by this run's workers
         self.new = 0
+        self._unsent: list[tuple[str, bool]] = []  # found here, not yet taken (see take_new)
 
     def get(self, text: str, heading: bool, find: Callable[[], Found]) -> Found:
         """What ``text`` holds: remembered, or found now by ``find()``."""
@@ -87,12 +90,31 @@ class MatchTable:
             if found is None:
                 found = find()
                 self.new += 1
+                self._unsent.append(key)
             self.found[key] = found
         return found
 
+    def take_new(self) -> dict[bytes, Found]:
+        """What was found by matching since the last call, by stored key: what a worker
+        sends back to the process that saves (see :meth:`MatchStore.take_new`)."""
+        taken = {_text_key(*key): self.found[key] for key in self._unsent}
+        self._unsent.clear()
+        return taken
+
+    def learn(self, found: dict[bytes, Found]) -> None:
+        """Keep what another process found, as if found here: answered from now on,
+        and saved with this run's texts."""
+        fresh = {key: value for key, value in found.items() if key not in self.stored}
+        self.stored.update(fresh)
+        self.learned.update(fresh)
+        self.new += len(fresh)
+
     def used(self) -> dict[bytes, Found]:
-        """The texts this run looked up (found now or remembered), by their stored key."""
-        return {_text_key(text, heading): found for (text, heading), found in self.found.items()}
+        """The texts this run looked up (found now or remembered, here or by a worker),
+        by their stored key."""
+        used = dict(self.learned)
+        used.update((_text_key(text, heading), found) for (text, heading), found in self.found.items())
+        return used
 
 
 def _text_key(text: str, heading: bool) -> bytes:
@@ -141,8 +163,26 @@ class MatchStore:
         for name, table in self.tables.items():
             table.stored = {key: found for key, (found, _) in tables[name].items()}
             table.new = 0
+            table.learned.clear()
         self._stored, self._saves = tables, save
         return True
+
+    def take_new(self) -> dict[str, dict[bytes, Found]] | None:
+        """In a worker: what its batches matched since the last call, by table (None for
+        nothing). The workers never save; the process that started the run learns this
+        (:meth:`learn`) and saves it with its own. Texts a worker only looked up in the
+        stored tables are not sent: they stay stored, and age as texts no run used."""
+        taken = {}
+        for name, table in self.tables.items():
+            found = table.take_new()
+            if found:
+                taken[name] = found
+        return taken or None
+
+    def learn(self, taken: dict[str, dict[bytes, Found]]) -> None:
+        """Keep what a worker matched (:meth:`take_new`) as this run's own."""
+        for name, found in taken.items():
+            self.table(name).learn(found)
 
     def _load(self) -> dict[str, dict[bytes, tuple[Found, int]]]:
         """The stored tables; none when the file is missing, unreadable or of another format."""

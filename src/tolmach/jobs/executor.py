@@ -5,8 +5,10 @@ batch at once in this process (``-j 1``, and runs with little to do), :func:`pro
 gives ``-j N`` processes, and a cluster's executor can be passed instead without the
 steps noticing. A batch function must be importable by name (a module-level function)
 and take one picklable argument. What a worker counted (:data:`tolmach.fileio.WORK`)
-comes back with its results, and an error raised in a worker is raised again here as
-the same exception, with the same message, as ``-j 1`` would raise it.
+comes back with its results, and so does what a step asked to have carried back
+(:func:`carry_back`: what a worker learned that this process should keep, such as the
+glossary's matches); an error raised in a worker is raised again here as the same
+exception, with the same message, as ``-j 1`` would raise it.
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ __all__ = [
     "InlineExecutor",
     "Progress",
     "RunOptions",
+    "carry_back",
     "default_jobs",
     "process_pool",
     "run_batches",
@@ -36,6 +39,19 @@ __all__ = [
 #: batch; ``what`` names the units ("catalogs", "pages"), ``total`` counts them all,
 #: ``done`` those finished, of which ``cached`` came from the cache without any work.
 Progress = Callable[[str, int, int, int], None]
+
+#: name → (take, give): see :func:`carry_back`.
+_CARRIED: dict[str, tuple[Callable[[], Any], Callable[[Any], None]]] = {}
+
+
+def carry_back(name: str, take: Callable[[], Any], give: Callable[[Any], None]) -> None:
+    """After each batch run in another process, ``take()`` there gives what the batch
+    learned (picklable; None for nothing), and ``give(it)`` here keeps it. A worker's
+    memory goes with it, so what is worth keeping beyond the run must come back: the
+    process that started the run is the one that saves. Registered at import time by
+    the module that owns the knowledge, so a spawned worker registers it too.
+    """
+    _CARRIED[name] = (take, give)
 
 @dataclass(frozen=True)
 class RunOptions:
@@ -153,8 +169,9 @@ def run_batches(
     for outcome in outcomes:
         if outcome is None:  # cancelled after an earlier error
             continue
-        kind, value, work = outcome
+        kind, value, work, learned = outcome
         WORK.update(work)
+        _give_back(learned)
         if kind == "error":
             raise _rebuilt(value)
         results.extend(value)
@@ -171,8 +188,9 @@ def _run_here(function, batches, sizes, report, done: int) -> list:
     return results
 
 
-def _portable_call(function: Callable[[Any], list], batch: Any) -> tuple[str, Any, Counter]:
-    """Run one batch; its results or its error, in a form that crosses processes."""
+def _portable_call(function: Callable[[Any], list], batch: Any) -> tuple[str, Any, Counter, dict]:
+    """Run one batch; its results or its error, what it counted and what it learned, in a
+    form that crosses processes."""
     before = Counter(WORK)
     try:
         with flushed_at_end(), staged_writes():  # on disk before the batch is done
@@ -181,7 +199,22 @@ def _portable_call(function: Callable[[Any], list], batch: Any) -> tuple[str, An
         result = ("error", _portable(exc))
     work = Counter(WORK)
     work.subtract(before)
-    return (*result, +work)
+    return (*result, +work, _taken())
+
+
+def _taken() -> dict:
+    """What this process learned since the last batch, by carrier (see :func:`carry_back`)."""
+    learned = {}
+    for name, (take, _) in _CARRIED.items():
+        value = take()
+        if value is not None:
+            learned[name] = value
+    return learned
+
+
+def _give_back(learned: dict) -> None:
+    for name, value in learned.items():
+        _CARRIED[name][1](value)
 
 
 @dataclass(frozen=True)
