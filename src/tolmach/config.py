@@ -18,6 +18,8 @@ from pathlib import Path, PurePosixPath, PureWindowsPath
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
+from tolmach.fileio import glob_pruned
+
 if TYPE_CHECKING:  # the dialects pull in markdown-it-py: loaded when a setting needs them
     from tolmach.markdown.dialects import Dialect
 
@@ -173,10 +175,20 @@ class Config:
         output = Path(self.output_dir).parts
         for pattern in self.documents:
             root = self.source_root if self.source_root is not None else pattern_root(pattern)
-            for path in sorted(self.root.glob(pattern)):
+            for path in self.glob(pattern):
                 if path not in found and not self._excluded(path, output) and path.is_file():
                     found[path] = root
         return list(found.items())
+
+    def glob(self, pattern: str) -> list[Path]:
+        """What ``root.glob(pattern)`` finds, sorted, without walking the folders no
+        source can be in (hidden ones, ``node_modules``, the output folder)."""
+        output = Path(self.output_dir).parts
+
+        def never_sources(folder: tuple[str, ...]) -> bool:
+            return folder == output or folder[-1].startswith(".") or folder[-1] == "node_modules"
+
+        return sorted(glob_pruned(self.root, pattern, never_sources))
 
     def _excluded(self, path: Path, output: tuple[str, ...]) -> bool:
         relative = path.relative_to(self.root).parts

@@ -201,7 +201,7 @@ class Project:
         return [
             pattern
             for pattern in self.config.documents
-            if not any(path in matched for path in self.root.glob(pattern))
+            if not any(path in matched for path in self.config.glob(pattern))
         ]
 
     def _document_name(self, relpath: str, root: str) -> str:
