@@ -308,3 +308,41 @@ def test_project_catalogs_refuses_a_catalog_linked_out_of_a_linked_folder(tmp_pa
     with pytest.raises(OutsideError) as caught:
         project_catalogs(tmp_path / "p")
     assert caught.value.path == str(locales / "fr")
+
+
+def memory_rows(path: Path) -> dict[str, list[tuple]]:
+    """Every row of every table of a memory (the meta table's random id left out)."""
+    db = sqlite3.connect(path)
+    try:
+        tables = [name for (name,) in db.execute(
+            "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")]
+        return {name: sorted(db.execute(f'SELECT * FROM "{name}"').fetchall(), key=repr)
+                for name in tables if name != "meta"}
+    finally:
+        db.close()
+
+
+def test_a_new_memory_is_made_aside_and_holds_what_one_filled_in_place_holds(project: Path) -> None:
+    project_memory(project, "ru").close()
+    made = project / CACHE_FILE
+    assert sorted(p.name for p in made.parent.iterdir()) == ["memory.sqlite3"]  # nothing aside
+    db = sqlite3.connect(made)
+    assert db.execute("PRAGMA journal_mode").fetchone() == ("wal",)  # as every later run opens it
+    db.close()
+    in_place = project / "in-place.sqlite3"
+    with TranslationMemory(in_place, "ru") as memory:
+        memory.refresh(project_catalogs(project))
+    assert memory_rows(made) == memory_rows(in_place)
+
+
+def test_a_memory_whose_making_failed_leaves_nothing_and_the_next_one_is_made(project: Path) -> None:
+    (project / "locales" / "de" / "LC_MESSAGES" / "broken.po").write_text('msgid "x\n', "utf-8")
+    folder = (project / CACHE_FILE).parent
+    folder.mkdir(parents=True)
+    (folder / "memory.sqlite3.new-1").write_bytes(b"left by a killed run")
+    with pytest.raises(Exception, match=r"broken\.po"):
+        project_memory(project, "ru")
+    assert list(folder.iterdir()) == []  # neither this run's file nor the old leftover
+    (project / "locales" / "de" / "LC_MESSAGES" / "broken.po").unlink()
+    with project_memory(project, "ru") as memory:
+        assert memory.count() == 3  # the reviewed translations: not the fuzzy one

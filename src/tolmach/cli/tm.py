@@ -178,7 +178,7 @@ def rebuild() -> None:
       tolmach tm rebuild
     """
     from tolmach.fileio import write_error
-    from tolmach.memory.store import CACHE_FILE, TranslationMemory, project_catalogs
+    from tolmach.memory.store import CACHE_FILE, made_anew, project_catalogs
 
     root, source, locales = _project()
     database = root / CACHE_FILE
@@ -189,9 +189,10 @@ def rebuild() -> None:
             failure = write_error(leftover, error, "the memory is as it was")
             raise click.ClickException(error_line(failure)) from None
     try:
-        with TranslationMemory(database, source) as memory:
-            read = memory.refresh(project_catalogs(root, locales))
+        catalogs = project_catalogs(root, locales)
+        with made_anew(database, source, catalogs) as memory:
             count = memory.count()
+        read = len(catalogs)
     except _errors() as error:
         raise click.ClickException(error_line(error)) from error
     click.echo(f"Rebuilt the translation memory: {count} segments from {read} catalogs.")

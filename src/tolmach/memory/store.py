@@ -18,6 +18,7 @@ counter), so a merge that asked the memory can tell, from the evidence of its lo
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 import shutil
@@ -116,9 +117,11 @@ class CatalogFile:
 class TranslationMemory:
     """A SQLite translation memory; use as a context manager or call `close`."""
 
-    def __init__(self, path: Path, source_locale: str = "ru", timeout: float = 2.0) -> None:
+    def __init__(self, path: Path, source_locale: str = "ru", timeout: float = 2.0,
+                 *, scratch: bool = False) -> None:
         self.path = Path(path)
         self.source_locale = source_locale
+        self._scratch = scratch  # a file being made, to be moved into place (see made_anew)
         self._read: dict[int, tuple[str, str]] = {}  # see _sources_of
         self._read_version: tuple[int, int] | None = None
         try:
@@ -189,8 +192,13 @@ class TranslationMemory:
 
     def _prepare(self) -> None:
         self.db.execute("PRAGMA foreign_keys = ON")
-        self.db.execute("PRAGMA journal_mode = WAL")
-        self.db.execute("PRAGMA synchronous = NORMAL")
+        if self._scratch:  # a file made in one transaction: its journal keeps next to
+            # nothing (pages added are not journalled), and nothing is waited for on disk
+            self.db.execute("PRAGMA journal_mode = TRUNCATE")
+            self.db.execute("PRAGMA synchronous = OFF")
+        else:
+            self.db.execute("PRAGMA journal_mode = WAL")
+            self.db.execute("PRAGMA synchronous = NORMAL")
         stored = self._stored_meta()
         if stored and stored.get("schema") != SCHEMA_VERSION and self._only_catalogs():
             self._start_anew()  # a copy of the catalogs alone: learned again from them
@@ -969,14 +977,63 @@ def project_memory(
     leaves nothing behind.
     """
     path = Path(root) / CACHE_FILE
-    existed = path.exists()
+    if not path.exists():
+        return made_anew(path, source_locale, project_catalogs(root, locales_dir), read)
     memory = TranslationMemory(path, source_locale)
     try:
         memory.refresh(project_catalogs(root, locales_dir), read)
     except BaseException:
         memory.close()
-        if not existed:
-            for leftover in (path, Path(f"{path}-wal"), Path(f"{path}-shm")):
-                leftover.unlink(missing_ok=True)
         raise
     return memory
+
+
+def made_anew(path: Path, source_locale: str, catalogs: list[CatalogFile],
+              read: CatalogReader | None = None) -> TranslationMemory:
+    """A memory at ``path`` (where none is) learned from ``catalogs``, open.
+
+    It is made in a file beside its place without a write-ahead log and without waiting
+    for the disk, then synced once and renamed into place: a memory of 100,000 segments
+    is some 200 MB, which the log would write twice (once to the log, once into the
+    file). A failure or an interruption leaves no memory at ``path`` (and the next one
+    made removes what was left aside).
+    """
+    try:
+        for leftover in (*path.parent.glob(f"{path.name}.new-*"), Path(f"{path}-wal"),  # and journals
+                         Path(f"{path}-shm")):
+            leftover.unlink(missing_ok=True)
+    except OSError as error:
+        raise _not_made(path, error) from error
+    scratch = path.with_name(f"{path.name}.new-{os.getpid()}")
+    journal = Path(f"{scratch}-journal")  # left empty when the file is closed
+    memory = TranslationMemory(scratch, source_locale, scratch=True)
+    try:
+        memory.refresh(catalogs, read)
+        memory.close()
+        _sync_file(scratch)
+        os.replace(scratch, path)
+        journal.unlink(missing_ok=True)
+    except BaseException as error:
+        memory.close()
+        with contextlib.suppress(OSError):
+            for leftover in (scratch, journal):
+                leftover.unlink(missing_ok=True)
+        if isinstance(error, OSError):
+            raise _not_made(path, error) from error
+        raise
+    return TranslationMemory(path, source_locale)
+
+
+def _not_made(path: Path, error: OSError) -> TranslationMemoryError:
+    return TranslationMemoryError(
+        path, f"the translation memory cannot be made ({error.strerror or error}); "
+        "make the folder writable (or free some space) and run the command again")
+
+
+def _sync_file(path: Path) -> None:
+    """Make a file's bytes durable before it is renamed into place."""
+    descriptor = os.open(path, os.O_RDONLY)
+    try:
+        os.fsync(descriptor)
+    finally:
+        os.close(descriptor)
