@@ -207,3 +207,17 @@ def test_matches_found_by_workers_are_kept_as_one_process_keeps_them(tmp_path: P
     project = Project(load_config(pooled))
     project.check()  # in this process: every text's terms come from what the workers found
     assert all(table.new == 0 for table in project.glossary_matches.tables.values())
+
+
+def test_a_forked_worker_sends_back_only_what_it_matched_itself(monkeypatch) -> None:
+    termbase = parse_termbase(GLOSSARY)
+    table = termbase.match_table
+    monkeypatch.setattr(matchcache.os, "getpid", lambda: 100)  # the process that forks
+    (before_fork, _), (in_worker, heading) = TEXTS[0], TEXTS[1]
+    found(termbase, before_fork, False)
+    monkeypatch.setattr(matchcache.os, "getpid", lambda: 101)  # the worker, with its copy
+    assert table.take_new() == {}
+    found(termbase, in_worker, heading)
+    assert list(table.take_new().values()) == [table.found[in_worker, heading and
+                                                            termbase._heading_rules]]
+    assert table.take_new() == {}  # taken once

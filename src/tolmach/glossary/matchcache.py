@@ -29,6 +29,7 @@ import contextlib
 import functools
 import hashlib
 import marshal
+import os
 from collections.abc import Callable, Iterable
 from importlib import metadata
 from pathlib import Path
@@ -80,6 +81,7 @@ class MatchTable:
         self.learned: dict[bytes, Found] = {}  # by digest: found by this run's workers
         self.new = 0
         self._unsent: list[tuple[str, bool]] = []  # found here, not yet taken (see take_new)
+        self._unsent_by = os.getpid()  # a forked worker starts its own list
 
     def get(self, text: str, heading: bool, find: Callable[[], Found]) -> Found:
         """What ``text`` holds: remembered, or found now by ``find()``."""
@@ -90,13 +92,20 @@ class MatchTable:
             if found is None:
                 found = find()
                 self.new += 1
-                self._unsent.append(key)
+                self._note_unsent(key)
             self.found[key] = found
         return found
+
+    def _note_unsent(self, key: tuple[str, bool]) -> None:
+        if self._unsent_by != os.getpid():  # what the parent found before the fork is its own
+            self._unsent, self._unsent_by = [], os.getpid()
+        self._unsent.append(key)
 
     def take_new(self) -> dict[bytes, Found]:
         """What was found by matching since the last call, by stored key: what a worker
         sends back to the process that saves (see :meth:`MatchStore.take_new`)."""
+        if self._unsent_by != os.getpid():
+            return {}
         taken = {_text_key(*key): self.found[key] for key in self._unsent}
         self._unsent.clear()
         return taken
