@@ -7,6 +7,10 @@ destination in, escaped as the renderer escapes an attribute. The pages must be 
 bytes that rendering from scratch gives — that is what a publish whose pass 1 came from
 the cache does — for links between documents, fragments, images, query strings with
 ``&`` and ``"``, and partly translated pages whose untranslated passages are marked.
+
+The drafts of a batch of documents lie in one file (a file each cost a millisecond to
+make and remove on some disks), and a draft keeps only what pass 2 puts around the
+article; one that cannot be read whole is made again from scratch.
 """
 
 from __future__ import annotations
@@ -20,6 +24,7 @@ from tolmach.config import load_config
 from tolmach.project import Project
 from tolmach.publish import PublishOptions, publish_site
 from tolmach.publish import site as site_module
+from tolmach.publish.drafts import DraftFile, read_draft
 
 GUIDE = """# Руководство
 
@@ -91,3 +96,42 @@ def test_pages_from_drafts_are_the_bytes_of_pages_rendered_again(tmp_path, monke
     assert 'lang="ru"' in page  # the untranslated passage is marked as the original's
     assert "tolmachlink" not in "".join(p.decode("utf-8", "replace") for p in pages.values())
     assert not (tmp_path / "project" / site_module.DRAFTS).exists()  # removed after the run
+
+
+def test_the_drafts_of_a_batch_lie_in_one_file_each_found_by_its_place(tmp_path):
+    drafts = DraftFile(tmp_path / "drafts")
+    kept = {name: drafts.add({"page": name, "html": "<p>" + name * 50 + "</p>"})
+            for name in ("guide", "news", "intro")}
+    assert drafts.close()
+    assert [p.name for p in (tmp_path / "drafts").iterdir()] == [drafts.name]
+    assert {at.file for at in kept.values()} == {drafts.name}
+    for name, at in kept.items():
+        assert read_draft(tmp_path / "drafts", at)["page"] == name
+
+
+def test_a_draft_cut_short_or_gone_is_read_as_missing(tmp_path):
+    drafts = DraftFile(tmp_path / "drafts")
+    first, second = drafts.add(["first"] * 100), drafts.add(["second"] * 100)
+    assert drafts.close()
+    path = tmp_path / "drafts" / drafts.name
+    path.write_bytes(path.read_bytes()[: second.offset + second.length // 2])
+    assert read_draft(tmp_path / "drafts", first) == ["first"] * 100
+    assert read_draft(tmp_path / "drafts", second) is None
+    path.unlink()
+    assert read_draft(tmp_path / "drafts", first) is None
+
+
+def test_a_draft_keeps_what_goes_around_the_article_not_what_judged_it(tmp_path, monkeypatch):
+    project = make_project(tmp_path / "project")
+    kept = []
+    real = DraftFile.add
+
+    def add(self, draft):
+        kept.append(draft[0])
+        return real(self, draft)
+
+    monkeypatch.setattr(DraftFile, "add", add)
+    publish_site(project, tmp_path / "site", PublishOptions(threshold=0.0))
+    translated = next(page for page in kept if page.language.code == "de")
+    assert translated.title and translated.progress is not None
+    assert (translated.markdown, translated.passages, translated.catalog_findings) == ("", (), ())
