@@ -8,9 +8,9 @@ bytes that rendering from scratch gives — that is what a publish whose pass 1 
 the cache does — for links between documents, fragments, images, query strings with
 ``&`` and ``"``, and partly translated pages whose untranslated passages are marked.
 
-The drafts of a batch of documents lie in one file (a file each cost a millisecond to
-make and remove on some disks), and a draft keeps only what pass 2 puts around the
-article; one that cannot be read whole is made again from scratch.
+Drafts lie many to a file (a file each cost a millisecond to make and remove on some
+disks), and a draft keeps only what pass 2 puts around the article; one that cannot be
+read whole is made again from scratch.
 """
 
 from __future__ import annotations
@@ -23,6 +23,7 @@ from tolmach import pseudo_translate
 from tolmach.config import load_config
 from tolmach.project import Project
 from tolmach.publish import PublishOptions, publish_site
+from tolmach.publish import drafts as drafts_module
 from tolmach.publish import site as site_module
 from tolmach.publish.drafts import DraftFile, read_draft
 
@@ -98,22 +99,23 @@ def test_pages_from_drafts_are_the_bytes_of_pages_rendered_again(tmp_path, monke
     assert not (tmp_path / "project" / site_module.DRAFTS).exists()  # removed after the run
 
 
-def test_the_drafts_of_a_batch_lie_in_one_file_each_found_by_its_place(tmp_path):
+def test_drafts_lie_many_to_a_file_each_found_by_its_place(tmp_path, monkeypatch):
+    monkeypatch.setattr(drafts_module, "FILE_BYTES", 2_000)
     drafts = DraftFile(tmp_path / "drafts")
-    kept = {name: drafts.add({"page": name, "html": "<p>" + name * 50 + "</p>"})
-            for name in ("guide", "news", "intro")}
-    assert drafts.close()
-    assert [p.name for p in (tmp_path / "drafts").iterdir()] == [drafts.name]
-    assert {at.file for at in kept.values()} == {drafts.name}
-    for name, at in kept.items():
-        assert read_draft(tmp_path / "drafts", at)["page"] == name
+    kept = {n: drafts.add({"page": n, "html": "<p>" + "слово " * 100 + "</p>"}) for n in range(9)}
+    drafts.close()
+    files = sorted(p.name for p in (tmp_path / "drafts").iterdir())
+    assert 1 < len(files) < len(kept)  # a new file once one holds FILE_BYTES: not one per draft
+    assert sorted({at.file for at in kept.values()}) == files
+    for number, at in kept.items():
+        assert read_draft(tmp_path / "drafts", at)["page"] == number
 
 
 def test_a_draft_cut_short_or_gone_is_read_as_missing(tmp_path):
     drafts = DraftFile(tmp_path / "drafts")
     first, second = drafts.add(["first"] * 100), drafts.add(["second"] * 100)
-    assert drafts.close()
-    path = tmp_path / "drafts" / drafts.name
+    drafts.close()
+    path = tmp_path / "drafts" / first.file
     path.write_bytes(path.read_bytes()[: second.offset + second.length // 2])
     assert read_draft(tmp_path / "drafts", first) == ["first"] * 100
     assert read_draft(tmp_path / "drafts", second) is None

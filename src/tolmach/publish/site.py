@@ -1107,14 +1107,10 @@ def _work_judge(batch: tuple) -> list[Fresh]:
     publisher.draft_file = DraftFile(publisher.drafts)
     try:
         with no_garbage_collection():  # catalogs, parses and findings: many objects, no cycles
-            fresh = [publisher._judge_one(doc, staging) for doc in docs]
+            return [publisher._judge_one(doc, staging) for doc in docs]
     finally:
-        kept = publisher.draft_file.close()
+        publisher.draft_file.close()
         publisher.draft_file = None
-    if not kept:  # the batch's drafts were not written: pass 2 renders its pages again
-        for done in fresh:
-            done.result["drafts"] = {}
-    return fresh
 
 
 def _work_pages(batch: tuple) -> list[Fresh]:
