@@ -310,7 +310,7 @@ def _progress(passages: Iterable[Passage]) -> Progress:
 
 #: :func:`word_count` remembered: a document's texts are counted for each of its
 #: languages, and counting was most of the time of making a page's model.
-_words_of = functools.lru_cache(maxsize=8192)(word_count)
+_words_of = functools.lru_cache(maxsize=2048)(word_count)  # a document's texts, and more
 
 
 def _is_entry_finding(finding) -> bool:
