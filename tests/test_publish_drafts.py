@@ -7,6 +7,10 @@ destination in, escaped as the renderer escapes an attribute. The pages must be 
 bytes that rendering from scratch gives — that is what a publish whose pass 1 came from
 the cache does — for links between documents, fragments, images, query strings with
 ``&`` and ``"``, and partly translated pages whose untranslated passages are marked.
+
+Drafts lie many to a file (a file each cost a millisecond to make and remove on some
+disks), and a draft keeps only what pass 2 puts around the article; one that cannot be
+read whole is made again from scratch.
 """
 
 from __future__ import annotations
@@ -19,7 +23,9 @@ from tolmach import pseudo_translate
 from tolmach.config import load_config
 from tolmach.project import Project
 from tolmach.publish import PublishOptions, publish_site
+from tolmach.publish import drafts as drafts_module
 from tolmach.publish import site as site_module
+from tolmach.publish.drafts import DraftFile, read_draft
 
 GUIDE = """# Руководство
 
@@ -91,3 +97,43 @@ def test_pages_from_drafts_are_the_bytes_of_pages_rendered_again(tmp_path, monke
     assert 'lang="ru"' in page  # the untranslated passage is marked as the original's
     assert "tolmachlink" not in "".join(p.decode("utf-8", "replace") for p in pages.values())
     assert not (tmp_path / "project" / site_module.DRAFTS).exists()  # removed after the run
+
+
+def test_drafts_lie_many_to_a_file_each_found_by_its_place(tmp_path, monkeypatch):
+    monkeypatch.setattr(drafts_module, "FILE_BYTES", 2_000)
+    drafts = DraftFile(tmp_path / "drafts")
+    kept = {n: drafts.add({"page": n, "html": "<p>" + "слово " * 100 + "</p>"}) for n in range(9)}
+    drafts.close()
+    files = sorted(p.name for p in (tmp_path / "drafts").iterdir())
+    assert 1 < len(files) < len(kept)  # a new file once one holds FILE_BYTES: not one per draft
+    assert sorted({at.file for at in kept.values()}) == files
+    for number, at in kept.items():
+        assert read_draft(tmp_path / "drafts", at)["page"] == number
+
+
+def test_a_draft_cut_short_or_gone_is_read_as_missing(tmp_path):
+    drafts = DraftFile(tmp_path / "drafts")
+    first, second = drafts.add(["first"] * 100), drafts.add(["second"] * 100)
+    drafts.close()
+    path = tmp_path / "drafts" / first.file
+    path.write_bytes(path.read_bytes()[: second.offset + second.length // 2])
+    assert read_draft(tmp_path / "drafts", first) == ["first"] * 100
+    assert read_draft(tmp_path / "drafts", second) is None
+    path.unlink()
+    assert read_draft(tmp_path / "drafts", first) is None
+
+
+def test_a_draft_keeps_what_goes_around_the_article_not_what_judged_it(tmp_path, monkeypatch):
+    project = make_project(tmp_path / "project")
+    kept = []
+    real = DraftFile.add
+
+    def add(self, draft):
+        kept.append(draft[0])
+        return real(self, draft)
+
+    monkeypatch.setattr(DraftFile, "add", add)
+    publish_site(project, tmp_path / "site", PublishOptions(threshold=0.0))
+    translated = next(page for page in kept if page.language.code == "de")
+    assert translated.title and translated.progress is not None
+    assert (translated.markdown, translated.passages, translated.catalog_findings) == ("", (), ())

@@ -8,6 +8,7 @@ every model.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import math
 import re
@@ -298,12 +299,18 @@ def _progress(passages: Iterable[Passage]) -> Progress:
     for passage in passages:
         status_of.setdefault(passage.segment.text, passage.status)
     counts = Counter(status_of.values())
+    words = {text: _words_of(text) for text in status_of}
     return Progress(
-        translated_words=sum(word_count(t) for t, s in status_of.items() if s == TRANSLATED),
-        total_words=sum(word_count(t) for t in status_of),
+        translated_words=sum(words[t] for t, s in status_of.items() if s == TRANSLATED),
+        total_words=sum(words.values()),
         translated=counts[TRANSLATED], fuzzy=counts[FUZZY],
         missing=counts[MISSING], untranslated=counts[UNTRANSLATED],
     )
+
+
+#: :func:`word_count` remembered: a document's texts are counted for each of its
+#: languages, and counting was most of the time of making a page's model.
+_words_of = functools.lru_cache(maxsize=2048)(word_count)  # a document's texts, and more
 
 
 def _is_entry_finding(finding) -> bool:

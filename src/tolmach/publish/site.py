@@ -27,7 +27,6 @@ import contextlib
 import functools
 import hashlib
 import os
-import pickle
 import re
 import shutil
 from collections.abc import Iterable, Iterator
@@ -39,11 +38,12 @@ from typing import TYPE_CHECKING
 from markupsafe import Markup
 
 from tolmach.catalog.status import translations_of
-from tolmach.fileio import LinkGuard, ensure_inside, move_into_place, write_atomic, write_cache_file
+from tolmach.fileio import LinkGuard, ensure_inside, move_into_place, write_atomic
 from tolmach.jobs.cache import MISS, content_digest, key_of
 from tolmach.jobs.executor import RunOptions, workers_of
 from tolmach.jobs.units import Fresh, Unit, run_units
 from tolmach.project import SourceDocument
+from tolmach.publish.drafts import DraftAt, DraftFile, read_draft
 from tolmach.publish.gate import Verdict, error_count, judge
 from tolmach.publish.interface import Interface, interface_for
 from tolmach.publish.links import ASSETS, SiteFiles, copy_if_changed, link_line
@@ -84,8 +84,9 @@ SEARCH_SCRIPT = "search.js"
 _SEARCH_FORMAT = 2  # a chunk's bundle; 2: the index in chunks (search.py)
 _JUDGE_FORMAT = 3  # the shape of a judged document's record; 2: heading ids; 3: as rendered with fallbacks
 _LINKS_META = re.compile(r'<meta name="tolmach-links" content="([0-9a-f]+)">')
-#: Where pass 1 keeps the articles it rendered for pass 2, one folder per run; removed
-#: when the run ends. A destination waits in a draft as ``tolmachlink<run>x<n>x``.
+#: Where pass 1 keeps the articles it rendered for pass 2 (:mod:`tolmach.publish.drafts`),
+#: one folder per run; removed when the run ends. A destination waits in a draft as
+#: ``tolmachlink<run>x<n>x``.
 DRAFTS = Path(".tolmach-cache") / "publish-drafts"
 _PLACEHOLDER = "tolmachlink"
 
@@ -204,6 +205,8 @@ class _Publisher:
         self.cache = None
         self.token = os.urandom(8).hex()
         self.drafts: Path | None = None  # pass 1's rendered articles, for pass 2 (see _draft)
+        self.draft_file: DraftFile | None = None  # in a worker: the batch's drafts (pass 1)
+        self.draft_at: dict[tuple[str, str], DraftAt] = {}  # a page's draft (pass 2)
         self.source = language(config.source_locale)
         requested = project.select_locales(options.locales)
         unknown = [c for c in requested if c not in config.locales and c != self.source.code]
@@ -323,6 +326,8 @@ class _Publisher:
             restore=lambda unit, payload: payload, holds=project.probe_holds, what="documents",
         )
         for doc, payload in zip(project.documents, judged, strict=True):
+            for code, at in payload.get("drafts", {}).items():
+                self.draft_at[(doc.name, code)] = at
             for row in payload["pages"]:
                 code, verdict, facts, links, anchors = row
                 lang = self.source if code == self.source.code else self._target(code)
@@ -354,7 +359,7 @@ class _Publisher:
         """In a worker: one document's pages judged, their destinations listed, its
         reviewer pages made into ``staging``."""
         document = self.project.load(doc)
-        pages, rows = [], []
+        pages, rows, drafts = [], [], {}
         with self.project.noting_probes() as probes:
             for page in self._pages(doc, document):
                 verdict = self._verdict(page)
@@ -362,7 +367,9 @@ class _Publisher:
                     doc, page.language, verdict, page.title, page.description, page.updated,
                     page.progress.percent_label if page.progress else None, page.state)
                 self.outcomes[(doc.name, page.language.code)] = outcome
-                links, anchors = self._destinations(page) if verdict.published else (None, None)
+                links, anchors = None, None
+                if verdict.published:
+                    links, anchors, drafts[page.language.code] = self._destinations(page)
                 facts = [page.title, page.description, page.updated, outcome.percent_label,
                          page.state]
                 rows.append([page.language.code, [verdict.published, verdict.reason,
@@ -377,16 +384,16 @@ class _Publisher:
                     outputs[Path(reviews[-1][0])] = reviews[-1][2]
         self.findings.clear()
         self.verified.clear()
-        return Fresh({"pages": rows, "reviews": reviews}, {"pages": rows, "reviews": []},
-                     outputs, conditions)
+        drafts = {code: at for code, at in drafts.items() if at is not None}
+        return Fresh({"pages": rows, "reviews": reviews, "drafts": drafts},
+                     {"pages": rows, "reviews": []}, outputs, conditions)
 
-    def _destinations(self, page: Page) -> tuple[list, list[str]]:
+    def _destinations(self, page: Page) -> tuple[list, list[str], DraftAt | None]:
         """Every destination of a page, in order, with the source line of a local one:
-        what its link fingerprint and its assets are made from; and its heading ids,
-        which links with a fragment to it are resolved against.
-
-        The article rendered on the way is kept as a draft for pass 2, each destination
-        a placeholder until every verdict is known (see :meth:`_draft`)."""
+        what its link fingerprint and its assets are made from; its heading ids, which
+        links with a fragment to it are resolved against; and where the article rendered
+        on the way is kept as a draft for pass 2, each destination a placeholder until
+        every verdict is known (see :meth:`_draft`), if it was kept."""
         found: list = []
 
         def note(kind: str, url: str) -> str:
@@ -397,19 +404,11 @@ class _Publisher:
 
         fallback = None if page.progress is None else fallback_of(page, self.source)
         rendered = render_article(page.markdown, fallback, note, dialect=self._dialect(page.doc))
-        if self.drafts is not None:
-            kept = replace(page, catalog_findings=())  # the verdict is known: not needed
-            draft = (kept, rendered, [(kind, url) for kind, url, _ in found])
-            write_cache_file(self._draft_path(page.language.code, page.doc.name),
-                             pickle.dumps(draft, pickle.HIGHEST_PROTOCOL))
-        return found, [heading.anchor for heading in rendered.headings]
-
-    def _draft_path(self, code: str, name: str) -> Path:
-        """Where pass 1 keeps a page's draft: one flat folder, named by a digest of the
-        page, since making and removing a folder per document's path costs milliseconds
-        each on some disks (seconds for a site)."""
-        assert self.drafts is not None
-        return self.drafts / _flat_name(f"{code}/{name}", ".pickle")
+        at = None
+        if self.draft_file is not None:
+            draft = (_page_facts(page), rendered, [(kind, url) for kind, url, _ in found])
+            at = self.draft_file.add(draft)
+        return found, [heading.anchor for heading in rendered.headings], at
 
     def _draft(self, doc: SourceDocument, code: str) -> tuple[Page, Rendered] | None:
         """In pass 2: the page and article pass 1 rendered, its links resolved now — or
@@ -419,17 +418,17 @@ class _Publisher:
         where the destinations go, halves a cold publish's work. A destination replaces
         its placeholder escaped as the renderer escapes an attribute, so the bytes are
         those of rendering with the resolved links."""
-        if self.drafts is None:
+        at = self.draft_at.get((doc.name, code))
+        if self.drafts is None or at is None:
             return None
         from markdown_it.common.utils import escapeHtml
 
         from tolmach.publish.render import Rendered
 
-        path = self._draft_path(code, doc.name)
-        try:
-            page, rendered, found = pickle.loads(path.read_bytes())
-        except (OSError, pickle.UnpicklingError, EOFError, ValueError):
+        draft = read_draft(self.drafts, at)
+        if draft is None:
             return None
+        page, rendered, found = draft
         linker = self.files.linker(page)
         hrefs = [escapeHtml(linker(kind, url)) for kind, url in found]
         placeholder = re.compile(rf"{_PLACEHOLDER}{self.token}x(\d+)x")
@@ -505,7 +504,8 @@ class _Publisher:
                              outcome.fingerprint, outcome.verdict.errors, outcome.title)
                 if not chosen and not self._links_stale(outcome, path):
                     key = "current"  # left alone: only stale links rewrite it
-                units.append(Unit(outcome.site_path, key, (doc, outcome.language.code, row),
+                at = self.draft_at.get((doc.name, outcome.language.code))
+                units.append(Unit(outcome.site_path, key, (doc, outcome.language.code, row, at),
                                   doc.name))
         published = {key for key, o in self.outcomes.items() if o.verdict.published}
         linked = self.files.fragment_targets  # the heading ids a worker may need
@@ -888,7 +888,7 @@ class _Publisher:
         if staging is None:  # in this process, with no folder aside: write it now
             write_atomic(target, text, regenerable=True)
             return [str(target), None, digest]
-        staged = staging / _flat_name(site_path, ".html")  # flat: see _draft_path
+        staged = staging / _flat_name(site_path, ".html")  # flat: see _flat_name
         write_atomic(staged, text, regenerable=True)
         return [str(target), str(staged), digest]
 
@@ -1023,8 +1023,16 @@ class _Publisher:
         return environment(ui.locale)
 
 
+def _page_facts(page: Page) -> Page:
+    """A page as its draft keeps it: what pass 2 puts around the article (title, state,
+    revision …), not the Markdown, passages or findings it was judged by, which made most
+    of a draft's bytes."""
+    return replace(page, markdown="", passages=(), catalog_findings=())
+
+
 def _flat_name(path: str, suffix: str) -> str:
-    """A file name standing for ``path`` in a flat folder: a digest of it."""
+    """A file name standing for ``path`` in a flat folder: a digest of it (making and
+    removing a folder per document's path costs milliseconds each on some disks)."""
     return hashlib.sha256(path.encode()).hexdigest()[:32] + suffix
 
 
@@ -1096,8 +1104,13 @@ def _work_judge(batch: tuple) -> list[Fresh]:
     publisher.drafts = Path(context[5])
     from tolmach.catalog.poreader import no_garbage_collection
 
-    with no_garbage_collection():  # catalogs, parses and findings: many objects, no cycles
-        return [publisher._judge_one(doc, staging) for doc in docs]
+    publisher.draft_file = DraftFile(publisher.drafts)
+    try:
+        with no_garbage_collection():  # catalogs, parses and findings: many objects, no cycles
+            return [publisher._judge_one(doc, staging) for doc in docs]
+    finally:
+        publisher.draft_file.close()
+        publisher.draft_file = None
 
 
 def _work_pages(batch: tuple) -> list[Fresh]:
@@ -1108,8 +1121,10 @@ def _work_pages(batch: tuple) -> list[Fresh]:
     publisher.drafts = Path(context[6])
     fresh: list[Fresh] = []
     by_document: dict[str, tuple] = {}
-    for doc, code, row in items:
+    for doc, code, row, at in items:
         publisher.outcomes.update({(doc.name, o.language.code): o for o in row})
+        if at is not None:
+            publisher.draft_at[(doc.name, code)] = at
         by_document.setdefault(doc.name, (doc, []))[1].append(code)
     for doc, codes in by_document.values():
         fresh.extend(publisher._render_document(doc, codes))
