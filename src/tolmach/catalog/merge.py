@@ -43,10 +43,10 @@ from babel import Locale
 from babel.messages.plurals import get_plural
 from rapidfuzz import fuzz
 
+from tolmach.catalog.pofile import GENERATOR
 from tolmach.catalog.poreader import carry_text, no_garbage_collection
 from tolmach.catalog.similarity import FuzzyIndex
 from tolmach.catalog.status import MEMORY_NOTE, is_memory_suggestion
-from tolmach.catalog.template import GENERATOR
 from tolmach.catalog.waivers import flags_as_comment, pin_waivers
 
 FUZZY_NOTE = "fuzzy match: "
