@@ -82,3 +82,27 @@ def test_a_publish_with_nothing_to_do_loads_no_renderer_merger_or_morphology(tmp
     publish = ["-C", str(root), "publish", "-j", "1", "-q", "--no-search"]
     assert "jinja2" in loaded_by(publish)  # the first run renders every page
     assert set(loaded_by(publish)) & {"jinja2", "rapidfuzz", "pymorphy3"} == set()
+
+
+def test_an_update_parses_no_markdown(tmp_path):
+    """``update`` merges catalogs with their templates, which ``extract`` made: it loads
+    no Markdown parser (the default dialect, unadjusted, needs no check)."""
+    from pipeline_project import make_project, run_command
+
+    root = make_project(tmp_path / "project", documents=1)
+    assert run_command(root, "extract", "-j", "1").exit_code == 0
+    assert "markdown_it" in loaded_by(["-C", str(root), "extract", "-j", "1", "--force"])
+    assert "markdown_it" not in loaded_by(["-C", str(root), "update", "-j", "1"])
+
+
+def test_the_stemmers_load_when_a_word_is_first_stemmed():
+    """Snowball's stemmers (every language's, slow to import) load for the first target
+    word stemmed, not with the glossary's matching."""
+    probe = (
+        "import sys; import tolmach.glossary.match as m; "
+        "before = 'snowballstemmer' in sys.modules; m.stem('de', 'Häuser'); "
+        "print(before, 'snowballstemmer' in sys.modules)"
+    )
+    result = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                            check=True)
+    assert result.stdout.split() == ["False", "True"]

@@ -234,6 +234,46 @@ def test_index_finds_short_strings_whose_only_word_changed() -> None:
     assert index.search("Сборки", 0.6)[0][1] == 0
 
 
+def edited_catalog(count: int, seed: int) -> list[str]:
+    """``count`` sentences of a few hundred made-up words, many of them alike."""
+    rng = random.Random(seed)
+    words = ["".join(rng.choices("абвгдежзиклмнопрст", k=rng.randint(3, 8))) for _ in range(300)]
+    return list(dict.fromkeys(" ".join(rng.choices(words, k=rng.randint(3, 9)))
+                              for _ in range(count)))
+
+
+@pytest.mark.parametrize("count", [400, 4000], ids=["compared in full", "indexed"])
+def test_index_asked_for_near_ties_gives_what_the_full_search_gives_that_close(
+    count: int,
+) -> None:
+    """``within`` keeps the pairs at most that far below the best: the same pairs, in the
+    same order, as a search without it, cut there."""
+    texts = edited_catalog(count, seed=count)
+    index = FuzzyIndex(texts)
+    rng = random.Random(1)
+    for number in range(0, len(texts), len(texts) // 40):
+        words = texts[number].split()
+        words[rng.randrange(len(words))] = "новое"
+        query = " ".join(words)
+        everything = index.search(query, 0.6, limit=8)
+        for within in (0.0, 0.05):
+            close = index.search(query, 0.6, limit=8, within=within)
+            best = everything[0][0] if everything else 0
+            assert close == [pair for pair in everything if pair[0] >= best - within - 1e-9]
+
+
+def test_among_equally_close_proposals_one_without_other_context_wins() -> None:
+    """As msgmerge: an old entry with another context loses a tie, wherever it stands."""
+    old = polib.POFile()
+    for context in ("menu", None):
+        old.append(polib.POEntry(msgctxt=context, msgid="Открыть файл", msgstr="Datei öffnen"))
+    template = polib.POFile()
+    template.append(polib.POEntry(msgid="Открыть файлы"))
+    merged = merge_catalog(old, template)
+    proposal = next(entry for entry in merged if not entry.obsolete)
+    assert proposal.previous_msgctxt is None and "fuzzy" in proposal.flags
+
+
 # ------------------------------------------------------------ no translation is lost
 
 EDITS = st.lists(

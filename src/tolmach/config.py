@@ -557,7 +557,13 @@ def _override(item: Any, number: int, path: Path, text: str) -> Override:
 
 
 def _check_dialect(name: str, syntax, path: Path, lines: tuple[int | None, int | None]) -> None:
-    """A dialect nobody knows is an error at its line; a bad adjustment at ``syntax``'s."""
+    """A dialect nobody knows is an error at its line; a bad adjustment at ``syntax``'s.
+
+    The default, unadjusted, needs no check: loading the dialects to check it would cost
+    every command that reads no Markdown (``update``, ``stats``) the load of markdown-it.
+    """
+    if name == "commonmark" and not syntax:
+        return
     from tolmach.markdown.dialects import resolve_dialect
 
     try:

@@ -43,16 +43,18 @@ from babel import Locale
 from babel.messages.plurals import get_plural
 from rapidfuzz import fuzz
 
+from tolmach.catalog.pofile import GENERATOR
 from tolmach.catalog.poreader import carry_text, no_garbage_collection
 from tolmach.catalog.similarity import FuzzyIndex
 from tolmach.catalog.status import MEMORY_NOTE, is_memory_suggestion
-from tolmach.catalog.template import GENERATOR
 from tolmach.catalog.waivers import flags_as_comment, pin_waivers
 
 FUZZY_NOTE = "fuzzy match: "
 _MEMORY_ORIGIN = "memory: "
 _NOTES = (FUZZY_NOTE, MEMORY_NOTE)
 _NEW_ENTRY = polib.POEntry.__new__
+_CONTEXT_BONUS = 1e-5  # a fitting context wins among equally close proposals
+_NEAR_TIE = 10 * _CONTEXT_BONUS  # proposals further below the best cannot win: none asked
 
 
 @dataclass(frozen=True)
@@ -460,7 +462,7 @@ class _ProposalFinder:
             return Proposal(fuzz.ratio(wanted.msgid, carried.msgid) / 100, "previous translation", carried)
         if not self.candidates:
             return None
-        found = self.index.search(wanted.msgid, self.threshold, limit=8)
+        found = self.index.search(wanted.msgid, self.threshold, limit=8, within=_NEAR_TIE)
         if not found:
             return None
         # msgmerge prefers, among equals, an entry without context or with the same one
@@ -468,7 +470,8 @@ class _ProposalFinder:
             found,
             key=lambda pair: (
                 -pair[0]
-                - (1e-5 if self.candidates[pair[1]].msgctxt in (None, wanted.msgctxt) else 0),
+                - (_CONTEXT_BONUS if self.candidates[pair[1]].msgctxt in (None, wanted.msgctxt)
+                   else 0),
                 pair[1],
             ),
         )

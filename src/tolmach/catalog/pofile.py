@@ -30,7 +30,11 @@ from tolmach.catalog.poreader import (
 )
 from tolmach.fileio import write_atomic
 
-__all__ = ["DEFAULT_WIDTH", "CatalogError", "KnownLines", "format_po", "read_po", "write_po"]
+__all__ = [
+    "DEFAULT_WIDTH", "GENERATOR", "CatalogError", "KnownLines", "format_po", "read_po", "write_po",
+]
+
+GENERATOR = "tolmach"  # the X-Generator of the templates and catalogs tolmach writes
 
 
 def _escape(text: str) -> str:

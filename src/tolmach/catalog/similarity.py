@@ -23,6 +23,7 @@ _SHORTLIST = 120  # candidates scored exactly per query
 _BUDGET = 2000  # postings a query may walk through
 _BRUTE_FORCE = 3000  # up to this many strings, compare them all (in C): exact and fast
 _SCAN_LIMIT = 5000  # short queries may scan this many strings of a similar length
+_ROUNDING = 1e-3  # rapidfuzz may refuse a score equal to its cutoff: ask a little lower
 
 
 class FuzzyIndex:
@@ -45,30 +46,31 @@ class FuzzyIndex:
         self.lengths = [len(texts[number]) for number in self.by_length]
         self.texts_by_length = [texts[number] for number in self.by_length]
 
-    def search(self, query: str, threshold: float, limit: int = 1) -> list[tuple[float, int]]:
+    def search(
+        self, query: str, threshold: float, limit: int = 1, *, within: float | None = None
+    ) -> list[tuple[float, int]]:
         """The best (similarity, index) pairs at or above the threshold, best first.
 
         Ties go to the string indexed first, so results do not depend on chance.
+        ``within``: only the pairs at most that much below the best one, which are found
+        faster (once a close string is found, the others need to be as close); a caller
+        that picks the best, with a preference among near ties, needs no others.
         """
         cutoff = threshold * 100
+        margin = None if within is None else within * 100
         if len(self.texts) <= _BRUTE_FORCE:
-            found = process.extract(
-                query, self.texts, scorer=fuzz.ratio, score_cutoff=cutoff, limit=limit + 8
-            )
+            found = _closest(query, self.texts, cutoff, limit + 8, margin)
             scores = {number: score for _, score, number in found}
         else:
             query_tokens = set(tokens(query))
             shortlist = self._shortlist(query_tokens)
-            found = process.extract(
-                query,
-                [self.texts[number] for number in shortlist],
-                scorer=fuzz.ratio,
-                score_cutoff=cutoff,
-                limit=limit + 8,
-            )
+            choices = list(map(self.texts.__getitem__, shortlist))
+            found = _closest(query, choices, cutoff, limit + 8, margin)
             scores = {shortlist[position]: score for _, score, position in found}
             if sum(" " not in token for token in query_tokens) < 3:  # a few words only
                 scores.update(self._scan_similar_lengths(query, cutoff, limit))
+        if margin is not None and scores:
+            cutoff = max(cutoff, max(scores.values()) - margin)
         ranked = sorted((-score, number) for number, score in scores.items() if score >= cutoff)
         return [(-score / 100, number) for score, number in ranked[:limit]]
 
@@ -116,6 +118,21 @@ class FuzzyIndex:
             limit=limit + 8,
         )
         return {self.by_length[low + position]: score for _, score, position in found}
+
+
+def _closest(
+    query: str, choices: list[str], cutoff: float, limit: int, margin: float | None
+) -> list[tuple[str, float, int]]:
+    """``process.extract``'s best ``limit`` choices at or above ``cutoff``; with a
+    ``margin``, only those at most about that much below the best (the same ones, as far
+    as they go: the best is found first, with a cutoff that rises as closer ones turn
+    up, then the choices near it are scored again); the caller cuts at the margin."""
+    if margin is not None:
+        best = process.extractOne(query, choices, scorer=fuzz.ratio, score_cutoff=cutoff)
+        if best is None:
+            return []
+        cutoff = max(cutoff, best[1] - margin - _ROUNDING)
+    return process.extract(query, choices, scorer=fuzz.ratio, score_cutoff=cutoff, limit=limit)
 
 
 def tokens(text: str) -> list[str]:

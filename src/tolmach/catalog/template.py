@@ -11,12 +11,12 @@ from collections.abc import Callable
 
 import polib
 
+from tolmach.catalog.pofile import GENERATOR
 from tolmach.fileio import SourceError
 from tolmach.markdown.document import Document
 
 __all__ = ["GENERATOR", "extract_template"]
 
-GENERATOR = "tolmach"
 #: Control characters other than tab and line feed: C0, DEL and C1. A catalog could hold
 #: most of them raw, but an ESC sequence would drive the terminal of whoever prints the
 #: file, editors show them as nothing, and msgfmt refuses EOT: a source holding one in

@@ -19,8 +19,6 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
-import snowballstemmer
-
 __all__ = [
     "Pattern",
     "SourceIndex",
@@ -353,8 +351,14 @@ class SourceIndex:
 
 @functools.cache
 def _stemmer(language: str):
+    """Loaded on first use: the stemmers of every language take a while to import, and
+    a run that finds its matches in the match cache stems nothing."""
     name = _SNOWBALL.get(language)
-    return snowballstemmer.stemmer(name) if name else None
+    if not name:
+        return None
+    import snowballstemmer
+
+    return snowballstemmer.stemmer(name)
 
 
 @functools.lru_cache(maxsize=100_000)
