@@ -36,6 +36,7 @@ __all__ = [
     "count_work",
     "ensure_inside",
     "error_message",
+    "flush_to_disk",
     "flushed_at_end",
     "glob_pruned",
     "move_into_place",
@@ -235,6 +236,14 @@ def _flush_all(paths: list[Path]) -> tuple[Path, OSError] | None:
         return None
     with ThreadPoolExecutor(min(_FLUSH_THREADS, len(unique))) as pool:
         return next((f for f in pool.map(_flush_one, unique) if f is not None), None)
+
+
+def flush_to_disk(path: Path) -> None:
+    """Wait until a file's bytes are on disk: before it is renamed into place, so that the
+    name never stands for a file the disk does not hold yet."""
+    failed = _flush_one(path)
+    if failed is not None:
+        raise failed[1]
 
 
 def _flush_one(path: Path) -> tuple[Path, OSError] | None:

@@ -33,7 +33,7 @@ from rapidfuzz import fuzz
 
 from tolmach.catalog.pofile import read_po
 from tolmach.catalog.similarity import tokens
-from tolmach.fileio import LinkGuard
+from tolmach.fileio import LinkGuard, flush_to_disk, move_into_place
 from tolmach.memory.tmx import TranslationUnit
 
 T = TypeVar("T")
@@ -1010,8 +1010,8 @@ def made_anew(path: Path, source_locale: str, catalogs: list[CatalogFile],
     try:
         memory.refresh(catalogs, read)
         memory.close()
-        _sync_file(scratch)
-        os.replace(scratch, path)
+        flush_to_disk(scratch)
+        move_into_place(scratch, path)
         journal.unlink(missing_ok=True)
     except BaseException as error:
         memory.close()
@@ -1028,12 +1028,3 @@ def _not_made(path: Path, error: OSError) -> TranslationMemoryError:
     return TranslationMemoryError(
         path, f"the translation memory cannot be made ({error.strerror or error}); "
         "make the folder writable (or free some space) and run the command again")
-
-
-def _sync_file(path: Path) -> None:
-    """Make a file's bytes durable before it is renamed into place."""
-    descriptor = os.open(path, os.O_RDONLY)
-    try:
-        os.fsync(descriptor)
-    finally:
-        os.close(descriptor)
