@@ -30,6 +30,10 @@ ALLOWED = {
     ("fileio.py", "_open_lock_file", "os.open"): "the lock file: its bytes never matter",
     ("fileio.py", "project_lock", "os.ftruncate"): "the lock file says which process holds it",
     ("fileio.py", "project_lock", "os.write"): "the lock file says which process holds it",
+    ("fileio.py", "place_if_absent", "os.link"): (
+        "a file made aside (the translation memory made anew) is linked into place only "
+        "if no other process put one there first"
+    ),
     ("publish/search.py", "_link_or_copy", "os.link"): (
         "the pages one Pagefind run reads are hard links to the site's pages, in a folder "
         "removed after the run: no bytes of the site are written"

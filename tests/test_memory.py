@@ -20,8 +20,10 @@ from tolmach.memory.store import (
     CACHE_FILE,
     TranslationMemory,
     TranslationMemoryError,
+    made_anew,
     project_catalogs,
     project_memory,
+    reviewed_units,
 )
 from tolmach.memory.tmx import read_tmx
 
@@ -339,10 +341,48 @@ def test_a_memory_whose_making_failed_leaves_nothing_and_the_next_one_is_made(pr
     (project / "locales" / "de" / "LC_MESSAGES" / "broken.po").write_text('msgid "x\n', "utf-8")
     folder = (project / CACHE_FILE).parent
     folder.mkdir(parents=True)
-    (folder / "memory.sqlite3.new-1").write_bytes(b"left by a killed run")
+    (folder / f"memory.sqlite3.new-{ended_pid()}-0a1b").write_bytes(b"left by a killed run")
     with pytest.raises(Exception, match=r"broken\.po"):
         project_memory(project, "ru")
     assert list(folder.iterdir()) == []  # neither this run's file nor the old leftover
     (project / "locales" / "de" / "LC_MESSAGES" / "broken.po").unlink()
     with project_memory(project, "ru") as memory:
         assert memory.count() == 3  # the reviewed translations: not the fuzzy one
+
+
+def ended_pid() -> int:
+    """The id of a process that has ended."""
+    import subprocess
+    import sys
+
+    child = subprocess.Popen([sys.executable, "-c", ""])
+    child.wait()
+    return child.pid
+
+
+def test_what_a_running_process_makes_aside_is_left_to_it(project: Path) -> None:
+    folder = (project / CACHE_FILE).parent
+    folder.mkdir(parents=True)
+    in_making = folder / f"memory.sqlite3.new-{os.getpid()}-0a1b"  # a running process's
+    in_making.write_bytes(b"being made")
+    project_memory(project, "ru").close()
+    assert in_making.read_bytes() == b"being made"
+
+
+def test_a_memory_another_process_placed_first_is_the_one_opened(project: Path) -> None:
+    """A ``tm`` command takes no project lock: two processes may make the memory at once.
+    The first placed stays; the other opens it and brings it up to date."""
+    path = project / CACHE_FILE
+    first: list[int] = []
+
+    def read_while_another_places_its_own(catalogs):
+        if not first:  # the other process finishes while this one reads
+            with project_memory(project, "ru") as other:
+                first.append(os.stat(path).st_ino)
+                assert other.count() == 3
+        return reviewed_units(catalogs)
+
+    with made_anew(path, "ru", project_catalogs(project), read_while_another_places_its_own) as memory:
+        assert memory.count() == 3
+    assert os.stat(path).st_ino == first[0]  # the first placed stays
+    assert sorted(p.name for p in path.parent.iterdir() if ".new-" in p.name) == []

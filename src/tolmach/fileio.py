@@ -40,6 +40,7 @@ __all__ = [
     "flushed_at_end",
     "glob_pruned",
     "move_into_place",
+    "place_if_absent",
     "project_lock",
     "read_source",
     "relative_to_root",
@@ -183,6 +184,27 @@ def move_into_place(staged: Path, target: Path) -> None:
         if exc.errno != errno.EXDEV:
             raise write_error(target, exc, "the file is as it was") from None
         write_atomic(target, staged.read_bytes())  # another file system: copy it over
+
+
+def place_if_absent(staged: Path, target: Path) -> bool:
+    """Put a file made aside at ``target`` unless another process put one there first
+    (one hard link: it exists whole or not at all); whether this one was placed. The
+    file made aside is removed either way. Where the file system has no hard links, it
+    is renamed in instead, replacing what may be there."""
+    WORK["write"] += 1
+    try:
+        os.link(staged, target)
+    except FileExistsError:
+        placed = False
+    except OSError as exc:
+        if exc.errno not in (errno.EPERM, errno.EOPNOTSUPP, errno.ENOTSUP, errno.EXDEV):
+            raise write_error(target, exc, "nothing was changed") from None
+        move_into_place(staged, target)
+        return True
+    else:
+        placed = True
+    staged.unlink(missing_ok=True)
+    return placed
 
 
 #: The open :func:`flushed_at_end` scope of this process: (its process id, the files

@@ -33,7 +33,7 @@ from rapidfuzz import fuzz
 
 from tolmach.catalog.pofile import read_po
 from tolmach.catalog.similarity import tokens
-from tolmach.fileio import LinkGuard, flush_to_disk, move_into_place
+from tolmach.fileio import LinkGuard, flush_to_disk, place_if_absent
 from tolmach.memory.tmx import TranslationUnit
 
 T = TypeVar("T")
@@ -979,13 +979,7 @@ def project_memory(
     path = Path(root) / CACHE_FILE
     if not path.exists():
         return made_anew(path, source_locale, project_catalogs(root, locales_dir), read)
-    memory = TranslationMemory(path, source_locale)
-    try:
-        memory.refresh(project_catalogs(root, locales_dir), read)
-    except BaseException:
-        memory.close()
-        raise
-    return memory
+    return project_memory_at(path, source_locale, project_catalogs(root, locales_dir), read)
 
 
 def made_anew(path: Path, source_locale: str, catalogs: list[CatalogFile],
@@ -993,25 +987,29 @@ def made_anew(path: Path, source_locale: str, catalogs: list[CatalogFile],
     """A memory at ``path`` (where none is) learned from ``catalogs``, open.
 
     It is made in a file beside its place without a write-ahead log and without waiting
-    for the disk, then synced once and renamed into place: a memory of 100,000 segments
+    for the disk, then synced once and linked into place: a memory of 100,000 segments
     is some 200 MB, which the log would write twice (once to the log, once into the
-    file). A failure or an interruption leaves no memory at ``path`` (and the next one
-    made removes what was left aside).
+    file). A failure or an interruption leaves no memory at ``path``; the next one made
+    removes what a process no longer running left aside. Should another process (a
+    ``tm`` command, which takes no project lock) put its memory there first, that one is
+    opened and brought up to date instead, so no two files ever answer to one name.
     """
     try:
-        for leftover in (*path.parent.glob(f"{path.name}.new-*"), Path(f"{path}-wal"),  # and journals
-                         Path(f"{path}-shm")):
+        for leftover in _left_by_ended_processes(path):
             leftover.unlink(missing_ok=True)
     except OSError as error:
         raise _not_made(path, error) from error
-    scratch = path.with_name(f"{path.name}.new-{os.getpid()}")
+    scratch = path.with_name(f"{path.name}.new-{os.getpid()}-{os.urandom(4).hex()}")
     journal = Path(f"{scratch}-journal")  # left empty when the file is closed
     memory = TranslationMemory(scratch, source_locale, scratch=True)
     try:
         memory.refresh(catalogs, read)
         memory.close()
         flush_to_disk(scratch)
-        move_into_place(scratch, path)
+        if not path.exists():  # a log or index of a memory no longer there would be read
+            for stale in (Path(f"{path}-wal"), Path(f"{path}-shm")):
+                stale.unlink(missing_ok=True)
+        placed = place_if_absent(scratch, path)
         journal.unlink(missing_ok=True)
     except BaseException as error:
         memory.close()
@@ -1021,7 +1019,39 @@ def made_anew(path: Path, source_locale: str, catalogs: list[CatalogFile],
         if isinstance(error, OSError):
             raise _not_made(path, error) from error
         raise
-    return TranslationMemory(path, source_locale)
+    if placed:
+        return TranslationMemory(path, source_locale)
+    return project_memory_at(path, source_locale, catalogs, read)
+
+
+def project_memory_at(path: Path, source_locale: str, catalogs: list[CatalogFile],
+                      read: CatalogReader | None = None) -> TranslationMemory:
+    """The memory at ``path``, opened and brought up to date with ``catalogs``."""
+    memory = TranslationMemory(path, source_locale)
+    try:
+        memory.refresh(catalogs, read)
+    except BaseException:
+        memory.close()
+        raise
+    return memory
+
+
+def _left_by_ended_processes(path: Path) -> Iterator[Path]:
+    """Files a memory's making left beside ``path`` whose process no longer runs."""
+    for leftover in path.parent.glob(f"{path.name}.new-*"):
+        pid = leftover.name[len(path.name) + len(".new-"):].split("-")[0]
+        if not (pid.isdigit() and _running(int(pid))):
+            yield leftover
+
+
+def _running(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:  # another user's process: running
+        return True
+    return True
 
 
 def _not_made(path: Path, error: OSError) -> TranslationMemoryError:
