@@ -172,29 +172,31 @@ class Config:
         never sources, whatever a glob says.
         """
         found: dict[Path, str] = {}
-        output = Path(self.output_dir).parts
         for pattern in self.documents:
             root = self.source_root if self.source_root is not None else pattern_root(pattern)
             for path in self.glob(pattern):
-                if path not in found and not self._excluded(path, output) and path.is_file():
+                if path not in found and not self._excluded(path) and path.is_file():
                     found[path] = root
         return list(found.items())
 
     def glob(self, pattern: str) -> list[Path]:
         """What ``root.glob(pattern)`` finds, sorted, without walking the folders no
-        source can be in (hidden ones, ``node_modules``, the output folder)."""
-        output = Path(self.output_dir).parts
+        source can be in (see :meth:`_holds_no_sources`)."""
+        return sorted(glob_pruned(self.root, pattern, self._holds_no_sources))
 
-        def never_sources(folder: tuple[str, ...]) -> bool:
-            return folder == output or folder[-1].startswith(".") or folder[-1] == "node_modules"
+    def _holds_no_sources(self, folder: tuple[str, ...]) -> bool:
+        """Whether nothing in a folder (its parts from the root) is a source, whatever a
+        glob says: the output folder, a hidden folder, ``node_modules``."""
+        return folder == self._output_parts or folder[-1].startswith(".") \
+            or folder[-1] == "node_modules"
 
-        return sorted(glob_pruned(self.root, pattern, never_sources))
+    @functools.cached_property
+    def _output_parts(self) -> tuple[str, ...]:
+        return Path(self.output_dir).parts
 
-    def _excluded(self, path: Path, output: tuple[str, ...]) -> bool:
+    def _excluded(self, path: Path) -> bool:
         relative = path.relative_to(self.root).parts
-        if relative[: len(output)] == output:
-            return True
-        return any(part.startswith(".") or part == "node_modules" for part in relative[:-1])
+        return any(self._holds_no_sources(relative[:end]) for end in range(1, len(relative)))
 
     def settings_for(self, relpath: str) -> DocumentSettings:
         """The dialect and segment options of the document at ``relpath`` (project-relative)."""

@@ -608,10 +608,9 @@ def glob_pruned(root: Path, pattern: str, prune: Prune) -> list[Path]:
     if not parts or os.name == "nt" or PurePosixPath(pattern).is_absolute() \
             or pattern.endswith("/") or any("**" in part and part != "**" for part in parts):
         return list(root.glob(pattern))
-    found: dict[tuple[str, ...], None] = {}
-    if os.path.isdir(root):
-        for relative in _glob_select(os.fspath(root), (), parts, prune):
-            found.setdefault(relative)
+    if not os.path.isdir(root):
+        return []
+    found = set(_glob_select(os.fspath(root), (), parts, prune))  # ``**/**`` finds some twice
     return [root.joinpath(*relative) for relative in found]
 
 
