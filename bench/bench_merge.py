@@ -19,7 +19,8 @@ On the unchanged template a third tolmach run is a no-op: the catalog is the one
 `update` itself wrote the run before (untimed), as in a project where nothing changed.
 GNU msgmerge merges the same two files, with `--previous` (fuzzy matching, OpenMP
 threads as it pleases and with OMP_NUM_THREADS=1; `--no-previous` skips it) and with
-`-N` (no fuzzy matching).
+`-N` (no fuzzy matching); on the edited template `tolmach update -N` (no fuzzy matching
+either, memory current) is the like-for-like run.
 Both keep the translated entries whose source is gone as `#~` (msgmerge unless
 `--no-obsolete`, tolmach unless `keep-obsolete = false`); the contents table counts
 them for each tool.
@@ -339,6 +340,9 @@ def tools_for(
         Tool("msgmerge -N", [*msgmerge, "-N", "-o", str(folder / "n.po"), *inputs],
              folder / "n.po"),
     ]
+    if fuzzy:  # like for like with msgmerge -N: exact matches only, memory current
+        tools.insert(2, Tool("tolmach update -N", [*update, "-N"], setting.catalog,
+                             before=current_memory))
     if fuzzy and previous:
         tools.append(
             Tool("msgmerge --previous", [*msgmerge, "-o", str(folder / "p.po"), *inputs],
@@ -524,6 +528,8 @@ def print_targets(results: list[Result]) -> None:
         ("unchanged template, no-op", "unchanged", "tolmach update, no-op"),
         ("edited template (most entries exact), current memory", "edited",
          "tolmach update (current"),
+        ("edited template, both without fuzzy matching (`update -N`)", "edited",
+         "tolmach update -N"),
     )
     for result in results:
         for case, which, name in cases:

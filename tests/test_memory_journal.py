@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 from pipeline_project import fixed_clock, run_command, settings_text
 
 import tolmach.memory.store as store
+from tolmach.catalog.similarity import EXACT
 from tolmach.memory.store import TranslationMemory
 from tolmach.memory.tmx import TranslationUnit
 from tolmach.project import Project
@@ -66,11 +67,12 @@ def as_units(pairs: list[tuple[str, str]]) -> list[TranslationUnit]:
     return [TranslationUnit(source, f"{target}:{source}", "de", None, "x") for source, target in pairs]
 
 
-def answers(memory: TranslationMemory, queries: list[str], evidence: dict | None = None) -> list:
+def answers(memory: TranslationMemory, queries: list[str], evidence: dict | None = None,
+            threshold: float = THRESHOLD) -> list:
     found = []
     for query in queries:
         noted: list = []
-        found.append(memory.best(query, "de", threshold=THRESHOLD, evidence=noted))
+        found.append(memory.best(query, "de", threshold=threshold, evidence=noted))
         if evidence is not None:
             evidence[query] = noted[0]
     return found
@@ -84,6 +86,7 @@ def tiny_limits(monkeypatch):
     monkeypatch.setattr(store, "_BUDGET", 8)
 
 
+@pytest.mark.parametrize("threshold", [THRESHOLD, EXACT], ids=["fuzzy", "exact-only"])
 @settings(max_examples=100, derandomize=True, database=None, deadline=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(
@@ -91,8 +94,10 @@ def tiny_limits(monkeypatch):
     edits=st.lists(st.tuples(st.sampled_from(ORIGINS), EDIT), min_size=1, max_size=4),
     tweaks=st.lists(TWEAKS, min_size=1, max_size=12),
 )
-def test_an_answer_the_journal_keeps_is_the_answer_now(start, edits, tweaks, tmp_path_factory,
-                                                       tiny_limits):
+def test_an_answer_the_journal_keeps_is_the_answer_now(threshold, start, edits, tweaks,
+                                                       tmp_path_factory, tiny_limits):
+    """At ``EXACT`` (``update --no-fuzzy``) a look-up reads only the text's own
+    segments, and only a change of those may alter its answer."""
     folder = tmp_path_factory.mktemp("memory")
     queries = list(dict.fromkeys(tweaked(start, tweak) for tweak in tweaks))
     held = dict(zip(ORIGINS, start, strict=True))
@@ -101,27 +106,27 @@ def test_an_answer_the_journal_keeps_is_the_answer_now(start, edits, tweaks, tmp
             warm.import_units(name, as_units(pairs))
         _, counter = warm.position("de")
         evidence: dict = {}
-        before = answers(warm, queries, evidence)
+        before = answers(warm, queries, evidence, threshold)
         # the segments each look-up scored (the answer's whole input), to compare below
-        scored = {query: set(warm._candidates(query, "de", THRESHOLD)) for query in queries}
+        scored = {query: set(warm._candidates(query, "de", threshold)) for query in queries}
         for name, edit in edits:
             held[name] = edited(held[name], edit, start)
             warm.import_units(name, as_units(held[name]))
-        now = answers(warm, queries)
+        now = answers(warm, queries, threshold=threshold)
         changes = warm.changes_since("de", counter)
         assert changes is not None
         changed = {number for _, number, _ in changes.entries}
         for query, then, answer in zip(queries, before, now, strict=True):
-            if not changes.may_alter(evidence[query], THRESHOLD):
+            if not changes.may_alter(evidence[query], threshold):
                 assert answer == then, query
                 # no more than the changed segments (none of them close enough) came or went
-                assert set(warm._candidates(query, "de", THRESHOLD)) - changed == scored[query] - changed
+                assert set(warm._candidates(query, "de", threshold)) - changed == scored[query] - changed
         with TranslationMemory(folder / "cold.sqlite3", "ru") as cold:
             for name in reversed(ORIGINS):  # another order than the warm one learned in
                 cold.import_units(name, as_units(held[name]))
-            assert answers(cold, queries) == now
-            assert [cold.search(q, "de", threshold=THRESHOLD) for q in queries] == [
-                warm.search(q, "de", threshold=THRESHOLD) for q in queries]
+            assert answers(cold, queries, threshold=threshold) == now
+            assert [cold.search(q, "de", threshold=threshold) for q in queries] == [
+                warm.search(q, "de", threshold=threshold) for q in queries]
     shutil.rmtree(folder)
 
 
@@ -186,9 +191,9 @@ def merged_by_update(folder: Path, monkeypatch) -> list[str]:
     merged: list[str] = []
     original = Project._update_one
 
-    def spy(self, doc, template, locale, memory, keep):
+    def spy(self, doc, template, locale, *rest):
         merged.append(f"{locale}/{doc.name}")
-        return original(self, doc, template, locale, memory, keep)
+        return original(self, doc, template, locale, *rest)
 
     monkeypatch.setattr(Project, "_update_one", spy)
     assert run_command(folder, "update", "-j", "1", "--quiet").exit_code == 0

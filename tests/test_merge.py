@@ -144,6 +144,30 @@ def test_exact_match_does_not_ask_memory() -> None:
     assert merged[0].msgstr == "Hallo" and not merged[0].fuzzy and memory.asked == []
 
 
+def test_without_fuzzy_matching_a_changed_string_waits_untranslated() -> None:
+    """As ``msgmerge -N``: the close old entry is not proposed; its translation is kept
+    as an obsolete entry for the translator (and for the next fuzzy update)."""
+    old = catalog(("Сборка занимает час.", "Der Build dauert eine Stunde."), ("Привет", "Hallo"))
+    merged = merge_catalog(old, template("Сборка занимает целый час.", "Привет"), fuzzy=False)
+    changed, kept = merged.find("Сборка занимает целый час."), merged.find("Привет")
+    assert changed.msgstr == "" and not changed.fuzzy and changed.previous_msgid is None
+    assert kept.msgstr == "Hallo" and not kept.fuzzy
+    assert [(e.msgid, e.msgstr) for e in merged.obsolete_entries()] == [
+        ("Сборка занимает час.", "Der Build dauert eine Stunde.")]
+    assert merge_catalog(old, template("Сборка занимает целый час."))[0].fuzzy  # with: proposed
+
+
+def test_without_fuzzy_matching_the_memory_is_asked_for_the_same_text_only() -> None:
+    memory = FakeMemory("Установите драйвер.", "Installieren Sie den Treiber.")
+    near = merge_catalog(None, template("Установите драйвер!"), memory=memory, locale="de",
+                         fuzzy=False)
+    same = merge_catalog(None, template("Установите драйвер."), memory=memory, locale="de",
+                         fuzzy=False)
+    assert near[0].msgstr == "" and len(memory.asked) == 2
+    assert same[0].msgstr == "Installieren Sie den Treiber." and same[0].fuzzy
+    assert same[0].comment == "memory: 100% from install.po, de"
+
+
 def test_fuzzy_candidate_ties_go_to_the_earlier_entry() -> None:
     old = catalog(("Пункт А", "Punkt A"), ("Пункт Б", "Punkt B"))
     assert fuzz.ratio("Пункт В", "Пункт А") == fuzz.ratio("Пункт В", "Пункт Б")
@@ -285,16 +309,18 @@ EDITS = st.lists(
 )
 
 
+@pytest.mark.parametrize("fuzzy", [True, False], ids=["fuzzy", "exact-only"])
 @settings(max_examples=60, deadline=None)
 @given(edits=EDITS)
 def test_edits_and_updates_lose_no_translation(
-    edits: list[tuple[str, int]], tmp_path_factory: pytest.TempPathFactory
+    fuzzy: bool, edits: list[tuple[str, int]], tmp_path_factory: pytest.TempPathFactory
 ) -> None:
     """Whatever the author does to the sources, every confirmed translation stays in the
     catalog — live, obsolete, or as the fuzzy proposal for the text its source became (as
     msgmerge, no obsolete copy is kept of that) — and returns unchanged when its source
     string returns: confirmed when its entry was kept, as a fuzzy proposal for a translator
-    to confirm when it lived on only as another entry's proposal."""
+    to confirm when it lived on only as another entry's proposal. Without fuzzy matching
+    nothing is ever proposed: a changed string's translation waits as an obsolete entry."""
     sources = [f"Абзац номер {n} о вычислениях на GPU." for n in range(6)]
     removed: list[str] = []
     po = merge_catalog(None, template(*sources))
@@ -322,8 +348,9 @@ def test_edits_and_updates_lose_no_translation(
         path = folder / "de.po"
         path.write_text(format_po(po), encoding="utf-8")
         own = {(e.msgid, e.msgstr) for e in po if e.msgstr and "fuzzy" not in e.flags}
-        po = merge_catalog(read_po(path), template(*sources))
+        po = merge_catalog(read_po(path), template(*sources), fuzzy=fuzzy)
         kept = {(entry.msgid, entry.msgstr) for entry in po}
+        assert fuzzy or not any(entry.fuzzy for entry in po)
         proposed = {entry.msgstr for entry in po if entry.fuzzy}
         assert all(pair in kept or pair[1] in proposed for pair in confirmed.items())
         for entry in po:

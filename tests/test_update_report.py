@@ -197,3 +197,31 @@ def test_update_parses_each_template_once_and_each_catalog_once(project):
     parses = WORK["parse"]
     run(project, "update", "-j", "1")
     assert WORK["parse"] - parses == 3
+
+
+def test_no_fuzzy_matching_proposes_only_the_same_strings_as_msgmerge_n(project):
+    """The changed paragraph stays untranslated, its old translation waits as an obsolete
+    entry; a later update with fuzzy matching still finds it there and proposes it."""
+    run(project, "extract")
+    run(project, "update")
+    edited(project)
+    output = run(project, "update", "-N").output
+    assert "wrote locales/de/LC_MESSAGES/a.po: +2 new, ~0 fuzzy, −2 obsolete, 2 kept" in output
+    po = polib.pofile(str(project / "locales/de/LC_MESSAGES/a.po"))
+    assert po.fuzzy_entries() == []
+    assert po.find("Первый абзац о драйверах для новых ускорителей.").msgstr == ""
+    waiting = {e.msgid: e.msgstr for e in po.obsolete_entries()}
+    assert waiting["Первый абзац о драйверах для ускорителей."] == "[Первый абзац о драйверах для ускорителей.]"
+    run(project, "update")  # the setting's default: fuzzy matching
+    proposed = polib.pofile(str(project / "locales/de/LC_MESSAGES/a.po")).fuzzy_entries()
+    assert [e.previous_msgid for e in proposed] == ["Первый абзац о драйверах для ускорителей."]
+
+
+def test_fuzzy_matching_false_in_the_settings(project):
+    config = project / "pyproject.toml"
+    config.write_text(config.read_text("utf-8") + "fuzzy-matching = false\n", "utf-8")
+    run(project, "extract")
+    run(project, "update")
+    edited(project)
+    assert "~0 fuzzy" in run(project, "update", "-l", "de").output
+    assert "~1 fuzzy" in run(project, "update", "-l", "en", "--fuzzy").output

@@ -141,6 +141,7 @@ class Config:
     search_chunk_pages: int = 100
     source: Path | None = None  # the pyproject.toml (or tolmach.toml) this came from
     keep_obsolete: bool = True  # `update` keeps removed strings as #~ entries
+    fuzzy_matching: bool = True  # `update` proposes similar translations (off: as msgmerge -N)
     location: str = "full"  # `#:` references: path:line, path only, or none
 
     @property
@@ -240,6 +241,7 @@ _KEYS: dict[str, tuple[str, type]] = {
     "search": ("search", bool),
     "search-chunk-pages": ("search_chunk_pages", int),
     "keep-obsolete": ("keep_obsolete", bool),
+    "fuzzy-matching": ("fuzzy_matching", bool),
     "location": ("location", str),
 }
 SETTING_KEYS = tuple(_KEYS)  # every key of [tool.tolmach], as the README's table lists them

@@ -419,6 +419,7 @@ class Project:
         locales: tuple[str, ...] | list[str] = (),
         *,
         keep_obsolete: bool | None = None,
+        fuzzy_matching: bool | None = None,
         run: RunOptions = _IN_PROCESS,
     ) -> list[StepResult]:
         """Create or update ``locales/<locale>/LC_MESSAGES/<doc>.po`` from the templates.
@@ -426,7 +427,9 @@ class Project:
         New entries are filled from the translation memory (every catalog of the project
         and the imported compendia) as fuzzy suggestions, when ``translation-memory`` is
         on. ``keep_obsolete`` (default: the ``keep-obsolete`` setting) keeps removed
-        strings as ``#~`` entries. Each result carries an :class:`UpdateSummary`.
+        strings as ``#~`` entries. ``fuzzy_matching`` (default: the ``fuzzy-matching``
+        setting, on) proposes translations of similar texts; off, only of the same text, as
+        ``msgmerge -N``. Each result carries an :class:`UpdateSummary`.
 
         A catalog is merged again when its template, its own bytes, the glossary or the
         options changed since it was last merged, or, if that merge asked the memory,
@@ -435,6 +438,7 @@ class Project:
         """
         chosen = self.select_locales(locales)
         keep = self.config.keep_obsolete if keep_obsolete is None else keep_obsolete
+        fuzzy = self.config.fuzzy_matching if fuzzy_matching is None else fuzzy_matching
         cache = self.result_cache(run)
         digest = _digests(cache)
         glossary = digest(self.glossary_file())
@@ -446,7 +450,8 @@ class Project:
         memory_on = self.config.translation_memory
         units = [
             Unit(f"{locale}/{doc.name}",
-                 key_of("update", doc.name, locale, templates[doc.name], glossary, keep, memory_on),
+                 key_of("update", doc.name, locale, templates[doc.name], glossary, keep, fuzzy,
+                        memory_on),
                  (doc, locale), doc.name)
             for doc in docs
             for locale in chosen
@@ -481,7 +486,7 @@ class Project:
 
         try:
             results = run_units(
-                "update", units, _work_update, self.run_context(keep=keep, memory=states),
+                "update", units, _work_update, self.run_context(keep=keep, fuzzy=fuzzy, memory=states),
                 cache, run, restore=self._restore_update, holds=holds, what="catalogs",
                 before_work=prepare,
             )
@@ -551,7 +556,8 @@ class Project:
         return read
 
     def _update_one(
-        self, doc: SourceDocument, template: polib.POFile, locale: str, memory, keep: bool
+        self, doc: SourceDocument, template: polib.POFile, locale: str, memory, keep: bool,
+        fuzzy: bool,
     ) -> tuple[StepResult, str]:
         """Merge one catalog; the result and the digest of the catalog's bytes now."""
         from tolmach.catalog.merge import summarize_update, update_catalog
@@ -568,6 +574,7 @@ class Project:
                 memory=memory,
                 document=doc.name,
                 keep_obsolete=keep,
+                fuzzy=fuzzy,
             )
             self._refresh_glossary_comments(merged, locale, doc.name)
             known = self._known_lines(path, template)
@@ -1219,7 +1226,8 @@ def _work_update(batch: tuple) -> list[Fresh]:
         memory = None
         if project.config.translation_memory:
             memory = _NotingMemory(project._query_memory())
-        result, digest = project._update_one(doc, template, locale, memory, options["keep"])
+        result, digest = project._update_one(doc, template, locale, memory, options["keep"],
+                                              options["fuzzy"])
         conditions = ()
         if memory is not None and memory.evidence:
             from tolmach.memory.store import language_of

@@ -45,7 +45,7 @@ from rapidfuzz import fuzz
 
 from tolmach.catalog.pofile import GENERATOR
 from tolmach.catalog.poreader import carry_text, no_garbage_collection
-from tolmach.catalog.similarity import FuzzyIndex
+from tolmach.catalog.similarity import EXACT, FuzzyIndex
 from tolmach.catalog.status import MEMORY_NOTE, is_memory_suggestion
 from tolmach.catalog.waivers import flags_as_comment, pin_waivers
 
@@ -109,6 +109,7 @@ def update_catalog(
     document: str | None = None,
     now: datetime | None = None,
     keep_obsolete: bool = True,
+    fuzzy: bool = True,
 ) -> polib.POFile:
     """Merge ``template`` into a locale's catalog (new when ``old`` is None).
 
@@ -116,9 +117,11 @@ def update_catalog(
     ones obsolete (or dropped, without ``keep_obsolete``, as ``msgmerge --no-obsolete``);
     the header is set from Babel's data for the locale. Nothing in the header changes
     unless the locale's data does, so an update without source changes rewrites no byte.
+    Without ``fuzzy``, only exact matches are proposed, as ``msgmerge -N`` does.
     """
     merged = merge_catalog(
-        old, template, threshold=fuzzy_threshold, memory=memory, locale=locale, document=document
+        old, template, threshold=fuzzy_threshold, memory=memory, locale=locale, document=document,
+        fuzzy=fuzzy,
     )
     if not keep_obsolete:
         for entry in [entry for entry in merged if entry.obsolete]:
@@ -194,10 +197,15 @@ def merge_catalog(
     memory: MemoryLookup | None = None,
     locale: str | None = None,
     document: str | None = None,
+    fuzzy: bool = True,
 ) -> polib.POFile:
-    """Bring a catalog up to date with its template; see the module docstring."""
+    """Bring a catalog up to date with its template; see the module docstring.
+
+    Without ``fuzzy`` (``msgmerge -N``), a new or changed entry is offered only a
+    translation of its very text: its own previous one, or the memory's of the same
+    source; the old entry it replaces becomes obsolete with its translation."""
     with no_garbage_collection():
-        return _merge(old, template, threshold, memory, locale, document)
+        return _merge(old, template, threshold if fuzzy else EXACT, memory, locale, document)
 
 
 def _merge(
@@ -215,7 +223,7 @@ def _merge(
     for entry in old_entries:
         if entry.obsolete:  # revives when nothing live matches
             exact.setdefault((entry.msgctxt, entry.msgid), entry)
-    finder = _ProposalFinder(old_entries, threshold, template)
+    finder = _ProposalFinder(old_entries, threshold, template)  # EXACT: no index is built
     used: set[int] = set()
     for wanted in template:
         if wanted.obsolete or (wanted.msgid == "" and wanted.msgctxt is None):
@@ -460,7 +468,7 @@ class _ProposalFinder:
         carried = self.carried.get(_key(wanted))
         if carried is not None:
             return Proposal(fuzz.ratio(wanted.msgid, carried.msgid) / 100, "previous translation", carried)
-        if not self.candidates:
+        if not self.candidates or self.threshold >= EXACT:
             return None
         found = self.index.search(wanted.msgid, self.threshold, limit=8, within=_NEAR_TIE)
         if not found:

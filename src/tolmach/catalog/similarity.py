@@ -15,7 +15,9 @@ from collections import Counter, defaultdict
 
 from rapidfuzz import fuzz, process
 
-__all__ = ["FuzzyIndex", "tokens"]
+__all__ = ["EXACT", "FuzzyIndex", "tokens"]
+
+EXACT = 1.0  # a similarity threshold only identical texts reach: no fuzzy matching
 
 _PREFIX = 5  # word prefixes survive inflection: «модели» and «модель» share «модел»
 _WORD_PREFIX = re.compile(rf"(\w{{3,{_PREFIX}}})\w*")  # the prefix of each word of 3 letters or more

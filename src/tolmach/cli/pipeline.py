@@ -110,14 +110,17 @@ def _project_around(state: AppState, source: Path):
 @click.option("--obsolete/--no-obsolete", "keep_obsolete", default=None,
               help="Keep removed strings as #~ entries, or drop them as msgmerge "
               "--no-obsolete does (default: the keep-obsolete setting, on).")
+@click.option("--fuzzy/--no-fuzzy", " /-N", "fuzzy_matching", default=None,
+              help="Offer translations of similar strings as fuzzy, or only of the same "
+              "string, as msgmerge -N does (default: the fuzzy-matching setting, on).")
 @format_option("text", "json", default="text",
                explained="text: one line per catalog and a total; json: for scripts.")
 @run_options()
 @pass_state
 @reports_errors
 def update(
-    state: AppState, locales: tuple[str, ...], keep_obsolete: bool | None, fmt: str,
-    jobs: int | None, shard, force: bool, quiet: bool,
+    state: AppState, locales: tuple[str, ...], keep_obsolete: bool | None,
+    fuzzy_matching: bool | None, fmt: str, jobs: int | None, shard, force: bool, quiet: bool,
 ) -> None:
     """Create or update the .po catalogs of each locale from the templates.
 
@@ -133,6 +136,7 @@ def update(
     Examples:
       tolmach update -l en -l de
       tolmach update --no-obsolete --format json
+      tolmach update --no-fuzzy                    # exact matches only, as msgmerge -N
       tolmach update --shard 2/4                   # one machine of four in CI
     """
     from tolmach.catalog.merge import UpdateSummary
@@ -141,7 +145,8 @@ def update(
     project = state.project()
     locales = tuple(project.select_locales(locales))  # a mistake stops before the lock
     with project_lock(state.root), running("update", jobs, shard, force, quiet) as run:
-        results = project.update(locales, keep_obsolete=keep_obsolete, run=run)
+        results = project.update(locales, keep_obsolete=keep_obsolete,
+                                 fuzzy_matching=fuzzy_matching, run=run)
     rows = [project.catalog_row(result) for result in results]
     if fmt == "json":
         click.echo(update_json(rows))

@@ -32,7 +32,7 @@ from typing import Self, TypeVar
 from rapidfuzz import fuzz
 
 from tolmach.catalog.pofile import read_po
-from tolmach.catalog.similarity import tokens
+from tolmach.catalog.similarity import EXACT, tokens
 from tolmach.fileio import LinkGuard, flush_to_disk, place_if_absent
 from tolmach.memory.tmx import TranslationUnit
 
@@ -664,6 +664,10 @@ class TranslationMemory:
                 (language, text),
             )
         ]
+        if threshold >= EXACT:  # only the same text can match: no prefix read, no scan
+            if evidence is not None:
+                evidence.append([text, [], None, 0, None])
+            return ids
         wanted = sorted(set(tokens(text)))
         chosen: list[list] = []
         following, shortlist = None, []
@@ -751,6 +755,8 @@ class Changes:
         for source in self.sources:
             if source == text or fuzz.ratio(text, source, score_cutoff=cutoff) >= cutoff:
                 return True
+        if threshold >= EXACT:  # the look-up read the text's own segments only
+            return False
         shared = self.features.intersection(tokens(text))
         if shared and (self._picks_differ(shared, chosen, following)
                        or self._shortlist_moves(shared, chosen, shortlist)):
