@@ -14,6 +14,9 @@ from types import SimpleNamespace
 
 import pytest
 from click.testing import CliRunner
+from hypothesis import given
+from hypothesis import strategies as st
+from strategies import ROBUST
 
 from tolmach.cli.glossary import glossary, markdown_texts
 from tolmach.glossary import (
@@ -318,3 +321,30 @@ def test_the_index_finds_what_a_look_at_every_word_finds(text: str) -> None:
     assert index.find(text) == expected
     assert bool(expected) == bool(text)
     assert [index.may_start(t) for t in tokens].count(True) >= len(expected)
+
+
+_WORDS = st.lists(
+    st.sampled_from(
+        ["ускорителям", "ядра", "Ядро", "вычислительные", "стойке", "люди", "ёлка", "ROCm",
+         "rocm", "HIP", "GPU", "中文", "ß", "x1", "42", " ", "-", ", ", "`ядро`", "(", ")",
+         "https://x.ru/ядро", "_", "ä"]
+    ),
+    max_size=10,
+).map("".join)
+
+
+@given(_WORDS)
+@ROBUST
+def test_a_text_may_match_when_a_word_of_it_may_start_a_term(text: str) -> None:
+    """The set of a text's words answers as asking each of its tokens did, and a text
+    that may not match has no hit."""
+    from tolmach.glossary.match import SourceIndex, lemma_pattern, mask_code_and_urls, tokenize
+
+    phrases = ["ускоритель", "вычислительное ядро", "ядро", "ROCm", "стойка", "HIP"]
+    index = SourceIndex((lemma_pattern(p, p == "ROCm"), p) for p in phrases)
+    masked = mask_code_and_urls(text)
+    expected = any(index.may_start(token) for token in tokenize(masked))
+    assert index.may_match(masked) == expected
+    assert index.may_match(masked) == expected  # asked again: from what it remembers
+    if not expected:
+        assert index.find(text) == []

@@ -45,6 +45,8 @@ _CYRILLIC = r"\u0400-\u04FF"
 _TOKEN_RE = re.compile(
     rf"[{_LATIN}]+|(?P<cyrillic>[{_CYRILLIC}]+)|[^\W\d_{_LATIN}{_CYRILLIC}]+"
 )
+# The same tokens as _TOKEN_RE, as plain strings: what a text's words are, at C speed.
+_WORD_RE = re.compile(rf"[{_LATIN}]+|[{_CYRILLIC}]+|[^\W\d_{_LATIN}{_CYRILLIC}]+")
 _CYRILLIC_RE = re.compile(rf"[{_CYRILLIC}]")
 
 # Text that is not prose: inline code, link destinations, autolinks and bare URLs.
@@ -101,6 +103,12 @@ _token = functools.partial(tuple.__new__, Token)
 
 def is_cyrillic(text: str) -> bool:
     return bool(_CYRILLIC_RE.search(text))
+
+
+def _is_cyrillic_word(word: str) -> bool:
+    """Whether a token of :data:`_WORD_RE` is a Cyrillic word (its letters are all of one
+    kind, so the first tells)."""
+    return "\u0400" <= word[0] <= "\u04ff"
 
 
 def tokenize(text: str) -> list[Token]:
@@ -281,6 +289,8 @@ class SourceIndex:
         # Per Cyrillic word: may it start a term (does a lemma of it key a pattern)? Most
         # words start none, and a text repeats the words of others.
         self._may_start: dict[str, bool] = {}
+        # Words seen to start no term, Cyrillic or not: a text of only these has no match.
+        self._start_none: set[str] = set()
 
     def may_start(self, token: Token) -> bool:
         """Whether a pattern is keyed by ``token`` (one of its lemmas, or its casefolded
@@ -293,6 +303,18 @@ class SourceIndex:
             self._may_start[token.text] = may
         return may
 
+    def may_match(self, text: str) -> bool:
+        """Whether some word of ``text`` (masked as :meth:`find` masks it) may start a
+        term. Most texts hold none of the terms: they are told apart by a set of their
+        words, without making a token per word or asking for each where it starts."""
+        unseen = set(_WORD_RE.findall(text))
+        unseen -= self._start_none
+        for word in unseen:
+            if self.may_start(_token((word, 0, len(word), _is_cyrillic_word(word)))):
+                return True
+            self._start_none.add(word)
+        return False
+
     def find(self, text: str, accept: Accept | None = None) -> list[Hit]:
         """Longest matches, left to right, never overlapping; code and URLs are skipped.
 
@@ -300,6 +322,8 @@ class SourceIndex:
         (tokens ``start:end`` of the text); the next pattern at that place is tried.
         """
         text = mask_code_and_urls(text)
+        if not self.may_match(text):
+            return []
         tokens = tokenize(text)
         lemma_cache: dict[int, frozenset[str] | None] = {}
 
