@@ -588,3 +588,23 @@ def test_a_check_that_raises_becomes_an_error_finding(monkeypatch: pytest.Monkey
     [finding] = check_entry(entry, "en")
     assert (finding.check, finding.severity) == ("length", "warning")
     assert finding.message == "check failed on this entry (ValueError: boom)"
+
+
+# Words that repeat in every case and script, separated by the spaces, digits, underscores
+# and punctuation a look-behind and a word boundary might tell apart.
+REPEAT_TEXT = st.lists(
+    st.sampled_from(
+        ["the", "The", "THE", "дом", "Дом", "ДОМ", "ß", "ss", "Σ", "σ", "ς", "é", "É", "a",
+         "中文", "x1", "1", "_", " ", "  ", "\n", "\t", "\u00a0", ".", ",", "-", "'", "(", "»"]
+    ),
+    max_size=12,
+).map("".join)
+
+
+@given(REPEAT_TEXT)
+def test_repeated_words_are_found_as_the_look_behind_found_them(text: str) -> None:
+    """A word boundary before the first letter of a repeat is the look-behind it replaced."""
+    before = re.compile(r"(?<!\w)([^\W\d_]{2,}+)\s++(\1)(?!\w)", re.IGNORECASE)
+    found = punctuation_module._REPEATED_WORD_RE.finditer(text)
+    expected = before.finditer(text)
+    assert [m.span() for m in found] == [m.span() for m in expected]

@@ -67,8 +67,9 @@ _FOLD_BRACKETS = str.maketrans("（）［］｛｝", "()[]{}")
 _FULL_WIDTH_BRACKET_RE = re.compile("[（）［］｛｝]")
 _DOUBLE_QUOTE_RE = re.compile(f"[{_DOUBLE_QUOTES}]")
 # Possessive: a repeat starts with a whole run of letters and a whole run of spaces, so
-# giving characters back can never find one (it only cost time).
-_REPEATED_WORD_RE = re.compile(r"(?<!\w)([^\W\d_]{2,}+)\s++(\1)(?!\w)", re.IGNORECASE)
+# giving characters back can never find one (it only cost time). Before a letter, ``\b``
+# is "no word character before": the same test as a look-behind, and quicker to try.
+_REPEATED_WORD_RE = re.compile(r"\b([^\W\d_]{2,}+)\s++(\1)(?!\w)", re.IGNORECASE)
 _ALLOWED_REPEATS = {"de": {"die", "der", "das"}, "en": {"that", "had"}, "fr": {"nous", "vous"}}
 _DOUBLE_SPACE_RE = re.compile(r"(?<=\S) {2,}(?=\S)")
 # A space before a mark that ends a clause: "платформи ." — not ".NET", not "5 ,5".
@@ -197,7 +198,7 @@ def _doubled_spaces(text: str) -> int:
 @check("repeated-word", severity="warning")
 def repeated_word(ctx: EntryContext) -> Iterator[str]:
     """No word written twice in a row ("the the") unless the source does the same."""
-    allowed = _ALLOWED_REPEATS.get(ctx.language, set())
+    allowed = _ALLOWED_REPEATS.get(ctx.language, ())
     source = _repeats(ctx.source_markup.text)
     repeats = [
         m.group(0)
