@@ -319,6 +319,80 @@ def test_a_failed_run_stops_the_publish_and_leaves_no_bundle_aside(tmp_path, mon
     assert (folder / "de-1-of-8" / "pagefind-entry.json").is_file()
 
 
+def test_with_two_jobs_the_lists_are_written_while_pagefind_runs(tmp_path, monkeypatch):
+    """Each run waits until the lists are written: were they written only once the runs
+    were over, the first would wait in vain and the event would time out."""
+    needs_pagefind()
+    root = tmp_path / "project"
+    write_project(root)
+    translate(root)
+    from tolmach.publish.site import _Publisher
+
+    lists_written, waited = threading.Event(), []
+    real_lists, real_run = _Publisher._write_lists, search.run_pagefind
+
+    def lists(publisher) -> None:
+        real_lists(publisher)
+        lists_written.set()
+
+    def waiting(folder: Path, bundle: Path, only=None):
+        waited.append(lists_written.wait(timeout=60))
+        return real_run(folder, bundle, only)
+
+    monkeypatch.setattr(_Publisher, "_write_lists", lists)
+    monkeypatch.setattr(search, "run_pagefind", waiting)
+    publish(root, "-j", "2")
+    site = root / "output" / "site"
+    assert (site / "search" / "de.html").is_file()
+    plan = plan_chunks([(code, f"{code}/doc{i}.html") for code in ("ru", "de")
+                        for i in range(DOCUMENTS)], SMALL)
+    assert waited == [True] * len(plan)
+    assert sorted(os.listdir(site / PAGEFIND)) == sorted([MERGE, *(c.name for c in plan)])
+
+
+def test_a_failure_while_pagefind_runs_waits_for_the_runs_and_leaves_nothing_aside(
+        tmp_path, monkeypatch):
+    needs_pagefind()
+    root = tmp_path / "project"
+    write_project(root)
+    translate(root)
+    from tolmach.publish.site import _Publisher
+
+    started, finished = threading.Event(), []
+    real_run = search.run_pagefind
+
+    def slow(folder: Path, bundle: Path, only=None):
+        started.set()
+        failed = real_run(folder, bundle, only)
+        finished.append(bundle.name)
+        return failed
+
+    def broken_assets(publisher) -> None:
+        assert started.wait(timeout=60)
+        raise OSError("the disk is gone")
+
+    monkeypatch.setattr(search, "run_pagefind", slow)
+    monkeypatch.setattr(_Publisher, "_copy_assets", broken_assets)
+    result = CliRunner().invoke(cli, ["-C", str(root), "publish", "-q", "-j", "2"])
+    assert isinstance(result.exception, OSError)
+    plan = plan_chunks([(code, f"{code}/doc{i}.html") for code in ("ru", "de")
+                        for i in range(DOCUMENTS)], SMALL)
+    assert len(finished) == len(plan)  # every run was over when the command ended
+    folder = root / "output" / "site" / PAGEFIND
+    assert not [name for name in os.listdir(folder) if name.startswith(".new-")]
+
+
+def test_indexing_meanwhile_gives_what_indexing_gives(tmp_path, runs):
+    paths = ["de/a.html", "de/b.html", "de/c.html"]
+    chunks = [Chunk("de", "de-1-of-2", tuple(paths[:2])), Chunk("de", "de-2-of-2", tuple(paths[2:]))]
+    now, meanwhile = article_site(tmp_path / "now", paths), article_site(tmp_path / "meanwhile", paths)
+    heard: list[int] = []
+    answer = search.index_chunks_meanwhile(meanwhile, chunks, 2, heard.append).result(timeout=120)
+    assert answer == search.index_chunks(now, chunks, 2)
+    assert sorted(heard) == [1, 2]
+    assert bundles(now) == bundles(meanwhile)
+
+
 def article_site(root: Path, paths: list[str]) -> Path:
     """A site folder holding an article page at each of ``paths``."""
     for path in paths:

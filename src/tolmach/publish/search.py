@@ -36,7 +36,7 @@ import shutil
 import subprocess
 import sys
 from collections.abc import Callable, Iterable, Sequence
-from concurrent.futures import ThreadPoolExecutor, as_completed, wait
+from concurrent.futures import Future, ThreadPoolExecutor, as_completed, wait
 from dataclasses import dataclass
 from importlib.util import find_spec
 from pathlib import Path
@@ -44,7 +44,8 @@ from pathlib import Path
 from tolmach.fileio import move_into_place, write_atomic
 
 __all__ = ["MERGE", "MERGE_SCRIPT", "PAGEFIND", "Chunk", "bucket_of", "chunk_count", "index_chunk",
-           "index_chunks", "plan_chunks", "remove_stale_bundles", "run_pagefind", "search_available"]
+           "index_chunks", "index_chunks_meanwhile", "plan_chunks", "remove_stale_bundles",
+           "run_pagefind", "search_available"]
 
 PAGEFIND = "pagefind"
 MERGE = "merge"  # pagefind/merge/pagefind.js: the module that searches every bundle
@@ -152,6 +153,24 @@ def index_chunks(site: Path, chunks: Sequence[Chunk], workers: int = 1,
         if failed is None:
             _move_bundle_in(site, chunk)
     return list(zip(chunks, failures, strict=False))
+
+
+def index_chunks_meanwhile(site: Path, chunks: Sequence[Chunk], workers: int = 1,
+                           progress: Callable[[int], None] | None = None,
+                           ) -> Future[list[tuple[Chunk, str | None]]]:
+    """:func:`index_chunks` on a thread of its own, its answer in the future returned: the
+    caller writes the rest of the site meanwhile (lists, assets), and a Pagefind run of
+    a third of a second no longer waits for that, nor that for it.
+
+    The runs read only the chunks' pages, picked by name, and move bundles only into
+    ``pagefind/``: until the future is done the caller must change neither (nor remove
+    any folder of the site, which a run may be walking). ``progress`` is called on that
+    thread."""
+    pool = ThreadPoolExecutor(1, thread_name_prefix="pagefind-chunks")
+    try:
+        return pool.submit(index_chunks, site, chunks, workers, progress)
+    finally:
+        pool.shutdown(wait=False)  # the thread ends once the runs are over
 
 
 def _index_side_by_side(site: Path, chunks: Sequence[Chunk], workers: int,

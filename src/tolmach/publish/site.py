@@ -30,6 +30,7 @@ import os
 import re
 import shutil
 from collections.abc import Iterable, Iterator
+from concurrent.futures import Future, wait
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 from pathlib import Path
@@ -63,6 +64,7 @@ from tolmach.publish.search import (
     PAGEFIND,
     Chunk,
     index_chunks,
+    index_chunks_meanwhile,
     plan_chunks,
     remove_stale_bundles,
     search_available,
@@ -272,13 +274,19 @@ class _Publisher:
         finally:
             shutil.rmtree(self.drafts, ignore_errors=True)
             _remove_empty_folders(self.drafts.parent)
-        self._write_lists()
-        self._copy_assets()
-        self._writestatic_text()
-        if self.search:
-            self._index_search()
-        if self.options.review is not None:
-            self._write_review_index()
+        indexing = self._start_search() if self.search else None
+        try:
+            self._write_lists()
+            self._copy_assets()
+            self._writestatic_text()
+            if self.options.review is not None:
+                self._write_review_index()
+        except BaseException:
+            if indexing is not None:
+                wait([indexing.runs])  # no run is left writing once the command ends
+            raise
+        if indexing is not None:
+            self._finish_search(indexing)
         self._remove_stale()
         self.project.save_cache(self.cache)
         self.report.outcomes = list(self.outcomes.values())
@@ -821,10 +829,12 @@ class _Publisher:
                                        self.project.config.search_chunk_pages)
         return self._chunks
 
-    def _index_search(self) -> None:
+    def _start_search(self) -> _Indexing:
         """The Pagefind index, chunk by chunk: a chunk is indexed again only when one of
         its pages changed (or its set of pages did), as many at once as the command has
-        processes; bundles of chunks no longer made go."""
+        processes. With more than one, the runs start now and go on while this process
+        writes the lists and assets (:func:`~tolmach.publish.search.index_chunks_meanwhile`);
+        :meth:`_finish_search` takes their bundles in."""
         _inside_folder(self.out, self.out / PAGEFIND, "the site folder")
         digest = self.cache.digest if self.cache is not None else (lambda path: "?")
         shown = self.project.shown(self.out)
@@ -840,17 +850,32 @@ class _Publisher:
         report = functools.partial(self.run_options.report, "search chunks", total=len(chunks),
                                    cached=unchanged)
         report(unchanged)
-        indexed = index_chunks(self.out, [c for c in chunks if c.name in stale],
-                               workers_of(self.run_options.executor),
-                               progress=lambda done: report(unchanged + done))
+
+        def progress(done: int) -> None:
+            report(unchanged + done)
+
+        workers = workers_of(self.run_options.executor)
+        chosen = [c for c in chunks if c.name in stale]
+        if workers > 1 and chosen:
+            runs = index_chunks_meanwhile(self.out, chosen, workers, progress)
+        else:  # one process: one thing at a time, as -j 1 promises
+            runs = Future()
+            runs.set_result(index_chunks(self.out, chosen, workers, progress))
+        return _Indexing(chunks, stale, runs)
+
+    def _finish_search(self, indexing: _Indexing) -> None:
+        """Once the Pagefind runs are over: their bundles recorded, the first failure
+        raised; the module that merges the bundles written, bundles of chunks no longer
+        made removed."""
+        indexed = indexing.runs.result()
         for chunk, failed in indexed:
             if failed is None and self.cache is not None:
-                self._remember_bundle(chunk, stale[chunk.name])
+                self._remember_bundle(chunk, indexing.stale[chunk.name])
         failure = next((failed for _, failed in indexed if failed is not None), None)
         if failure is not None:
             raise PublishError(failure)
         self._write(f"{PAGEFIND}/{MERGE}/pagefind.js", static_text(MERGE_SCRIPT))
-        self._remove_all(remove_stale_bundles(self.out, chunks))
+        self._remove_all(remove_stale_bundles(self.out, indexing.chunks))
 
     def _remember_bundle(self, chunk: Chunk, key: str) -> None:
         """Record ``chunk``'s new bundle under ``key``, with the digests of its files."""
@@ -1063,6 +1088,15 @@ def _remove_if_empty(folder: Path) -> None:
     :func:`~tolmach.publish.manifest.remove_unlisted`; the rest of the tree is not walked.)"""
     with contextlib.suppress(OSError):
         folder.rmdir()
+
+
+@dataclass(frozen=True)
+class _Indexing:
+    """The search index on its way: every chunk, the stale ones' keys, and their runs."""
+
+    chunks: list[Chunk]
+    stale: dict[str, str]  # chunk name → the key its new bundle is recorded under
+    runs: Future  # of index_chunks' answer
 
 
 @dataclass(frozen=True)
