@@ -90,6 +90,21 @@ def test_learning_together_takes_the_one_statement_path_without_clashes(tmp_path
         assert memory.count() == 2
 
 
+def test_clashing_ids_are_settled_as_in_turn_without_the_slow_path(tmp_path, monkeypatch):
+    """Segments whose ids clash (many share a source, so the high bits of their ids) get
+    the ids learning in turn would give them, still with one statement per table."""
+    applied: list = []
+    monkeypatch.setattr(store, "_segment_id", lambda origin, key, occurrence: 7)
+    monkeypatch.setattr(TranslationMemory, "_apply", lambda self, plan: applied.append(plan))
+    with TranslationMemory(tmp_path / "memory.sqlite3", "ru") as memory:
+        learn(memory, {"a.po": [("модель", "A", "de"), ("сеть", "A", "de")],
+                       "b.po": [("модель", "B", "de")]}, True)
+        assert applied == []
+        rows = memory.db.execute("SELECT s.id, o.name, s.target FROM segments s "
+                                 "JOIN origins o ON o.id = s.origin_id ORDER BY s.id").fetchall()
+        assert rows == [(7, "a.po", "A:модель"), (8, "a.po", "A:сеть"), (9, "b.po", "B:модель")]
+
+
 def test_a_look_up_sees_a_change_made_since_by_this_or_another_connection(tmp_path, monkeypatch):
     """Look-ups keep the segments they read; a segment changed under the same id (ids
     clash here on purpose) is read again, whichever connection changed it."""

@@ -377,9 +377,8 @@ class TranslationMemory:
     def _learn_many(self, origins: Iterable[tuple]) -> list[tuple[str, str, int, bool]]:
         """Learn origins (each the arguments of :meth:`_learn`) as :meth:`_learn` would one
         after the other, but a few thousand segments at a time with one statement for each
-        table (far cheaper on a new memory); when doing a group together could give a
-        segment another id than doing it in turn, in turn it is. Returns the changes for
-        the journal, in the order of the origins."""
+        table (far cheaper on a new memory), each segment under the id learning in turn
+        would give it. Returns the changes for the journal, in the order of the origins."""
         touched: list[tuple[str, str, int, bool]] = []
         group: list[_Plan] = []
         size = 0
@@ -442,15 +441,14 @@ class TranslationMemory:
         return plan.changes()
 
     def _apply_together(self, plans: list[_Plan]) -> bool:
-        """All plans at once, unless an id is taken: by a segment another origin gives up
-        later in turn, or by any other (then nothing is done and False returned)."""
-        given_up = {segment[0]: number for number, plan in enumerate(plans)
-                    for segment in plan.gone}
-        for number, plan in enumerate(plans):
-            if any(given_up.get(row[0], number) > number for row in plan.rows):
-                return False
+        """All plans at once, each segment under the id doing them in turn would give it
+        (:meth:`_ids_in_turn`); False, and nothing done, should SQLite still find an id
+        taken (then they are done in turn)."""
+        settled = self._ids_in_turn(plans)
         gone = [segment for plan in plans for segment in plan.gone]
-        rows = sorted((row for plan in plans for row in plan.rows), key=lambda row: row[0])
+        rows = sorted(([number, *row[1:]] for plan, numbers in zip(plans, settled, strict=True)
+                       for row, number in zip(plan.rows, numbers, strict=True)),
+                      key=lambda row: row[0])
         self.db.execute("SAVEPOINT together")
         try:
             self._remove_segments(gone)
@@ -461,8 +459,46 @@ class TranslationMemory:
             return False
         finally:
             self.db.execute("RELEASE together")
+        for plan, numbers in zip(plans, settled, strict=True):
+            for row, number in zip(plan.rows, numbers, strict=True):
+                row[0] = number
         self._index(_postings(rows), +1)
         return True
+
+    def _ids_in_turn(self, plans: list[_Plan]) -> list[list[int]]:
+        """The id each row of ``plans`` takes when the plans are carried out one after the
+        other: each plan's segments go before its rows come, and a row whose id is taken
+        (by a segment not yet gone, or by a row before it) takes the next free one, as in
+        :meth:`_insert_segments`. Ids clash where many segments share a source (it gives
+        their high bits): in a group of 20,000 of a real tree, now and then."""
+        wanted = sorted({row[0] for plan in plans for row in plan.rows})
+        present: set[int] = set()
+        for start in range(0, len(wanted), 500):
+            part = wanted[start:start + 500]
+            present.update(number for (number,) in self.db.execute(
+                f"SELECT id FROM segments WHERE id IN ({','.join('?' * len(part))})", part))
+        known = set(wanted)  # ids whose presence in the database was asked
+
+        def taken(number: int) -> bool:
+            if number not in known:  # a row pushed past its own id: ask (rare)
+                known.add(number)
+                if self.db.execute("SELECT 1 FROM segments WHERE id = ?", (number,)).fetchone():
+                    present.add(number)
+            return number in present
+
+        settled = []
+        for plan in plans:
+            present.difference_update(segment[0] for segment in plan.gone)
+            known.update(segment[0] for segment in plan.gone)
+            numbers = []
+            for row in plan.rows:
+                number = row[0]
+                while taken(number):
+                    number = number % _ID_SPACE + 1
+                present.add(number)
+                numbers.append(number)
+            settled.append(numbers)
+        return settled
 
     def _remove_segments(self, segments: list[tuple]) -> None:
         """Take segments ``(id, language, features, …)`` out of the index."""
