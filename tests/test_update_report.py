@@ -117,12 +117,18 @@ def test_no_obsolete_drops_removed_strings(project):
     assert "#~" not in en and "#~ msgid \"Второй абзац, который потом удалят.\"" in de
 
 
-def test_keep_obsolete_false_in_the_settings(project):
+def updated_then_edited(project, setting: str) -> None:
+    """The project with ``setting`` added to its settings, extracted and updated, then
+    its source edited."""
     config = project / "pyproject.toml"
-    config.write_text(config.read_text("utf-8") + "keep-obsolete = false\n", "utf-8")
+    config.write_text(config.read_text("utf-8") + setting + "\n", "utf-8")
     run(project, "extract")
     run(project, "update")
     edited(project)
+
+
+def test_keep_obsolete_false_in_the_settings(project):
+    updated_then_edited(project, setting="keep-obsolete = false")
     output = run(project, "update").output
     assert "−1 obsolete" in output  # counted, then dropped
     assert "#~" not in (project / "locales/de/LC_MESSAGES/a.po").read_text("utf-8")
@@ -218,10 +224,6 @@ def test_no_fuzzy_matching_proposes_only_the_same_strings_as_msgmerge_n(project)
 
 
 def test_fuzzy_matching_false_in_the_settings(project):
-    config = project / "pyproject.toml"
-    config.write_text(config.read_text("utf-8") + "fuzzy-matching = false\n", "utf-8")
-    run(project, "extract")
-    run(project, "update")
-    edited(project)
+    updated_then_edited(project, setting="fuzzy-matching = false")
     assert "~0 fuzzy" in run(project, "update", "-l", "de").output
     assert "~1 fuzzy" in run(project, "update", "-l", "en", "--fuzzy").output
