@@ -16,6 +16,7 @@ import errno
 import fcntl
 import fnmatch
 import functools
+import gc
 import os
 import re
 import stat
@@ -64,6 +65,20 @@ WORK: Counter[str] = Counter()
 def count_work(kind: str, amount: int = 1) -> None:
     """Count one piece of work of ``kind`` (see :data:`WORK`)."""
     WORK[kind] += amount
+
+
+@contextlib.contextmanager
+def no_garbage_collection() -> Iterator[None]:
+    """Reading (and merging, writing) makes tens of thousands of objects and no reference
+    cycle: the cycle collector, run again and again as they are made, would only cost
+    time."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
 
 
 class SourceError(Exception):

@@ -22,7 +22,6 @@ from typing import TYPE_CHECKING
 import polib
 
 from tolmach.catalog.pofile import CatalogError, KnownLines, format_po, read_po
-from tolmach.catalog.poreader import no_garbage_collection
 from tolmach.catalog.status import CatalogStats, catalog_stats, entry_lines, translations_of
 from tolmach.config import (
     CONFIG_FILE,
@@ -42,6 +41,7 @@ from tolmach.config import (
 from tolmach.fileio import (
     LinkGuard,
     SourceError,
+    no_garbage_collection,
     read_source,
     relative_to_root,
     write_atomic,

@@ -44,10 +44,11 @@ from babel.messages.plurals import get_plural
 from rapidfuzz import fuzz
 
 from tolmach.catalog.pofile import GENERATOR
-from tolmach.catalog.poreader import carry_text, no_garbage_collection
+from tolmach.catalog.poreader import carry_text
 from tolmach.catalog.similarity import EXACT, FuzzyIndex
 from tolmach.catalog.status import MEMORY_NOTE, is_memory_suggestion
 from tolmach.catalog.waivers import flags_as_comment, pin_waivers
+from tolmach.fileio import no_garbage_collection
 
 FUZZY_NOTE = "fuzzy match: "
 _MEMORY_ORIGIN = "memory: "

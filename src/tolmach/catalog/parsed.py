@@ -18,9 +18,9 @@ from pathlib import Path
 
 import polib
 
-from tolmach.catalog.poreader import DEFAULT_WIDTH, no_garbage_collection
+from tolmach.catalog.poreader import DEFAULT_WIDTH
 from tolmach.catalog.status import word_count
-from tolmach.fileio import count_work, write_cache_file
+from tolmach.fileio import count_work, no_garbage_collection, write_cache_file
 
 __all__ = ["ParsedTemplates", "word_counts"]
 

@@ -11,15 +11,12 @@ stopped, so both read the same entries and raise the same errors.
 
 from __future__ import annotations
 
-import contextlib
-import gc
 import re
-from collections.abc import Iterator
 from pathlib import Path
 
 import polib
 
-from tolmach.fileio import count_work
+from tolmach.fileio import count_work, no_garbage_collection
 
 __all__ = [
     "DEFAULT_WIDTH",
@@ -27,7 +24,6 @@ __all__ = [
     "RESERVED_PROBLEMS",
     "CatalogError",
     "carry_text",
-    "no_garbage_collection",
     "parse_catalog",
     "read_po",
     "string_values",
@@ -160,20 +156,6 @@ def carry_text(target: polib.POEntry, source: polib.POEntry) -> None:
     kept = source.__dict__.get(_WRITTEN)
     if kept is not None:
         target.__dict__[_WRITTEN] = kept
-
-
-@contextlib.contextmanager
-def no_garbage_collection() -> Iterator[None]:
-    """Reading (and merging, writing) makes tens of thousands of objects and no reference
-    cycle: the cycle collector, run again and again as they are made, would only cost
-    time."""
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
 
 
 def _decode_catalog(data: bytes, path: Path) -> str:

@@ -37,7 +37,7 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePath
 from typing import Any
 
-from tolmach.fileio import write_cache_file
+from tolmach.fileio import no_garbage_collection, write_cache_file
 
 __all__ = ["CACHE_DIR", "MISS", "FileDigests", "ResultCache", "content_digest", "key_of"]
 
@@ -64,14 +64,11 @@ def _kept_for_the_run() -> Iterator[None]:
     hundred thousand objects: a full collection walks them all, which happened two or
     three times a run and once more as the process ended, a tenth of a second each.
     Frozen objects are still freed as soon as nothing refers to them."""
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        gc.freeze()
-        if enabled:
-            gc.enable()
+    with no_garbage_collection():
+        try:
+            yield
+        finally:
+            gc.freeze()
 
 
 def key_of(*parts: Any) -> str:

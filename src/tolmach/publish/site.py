@@ -39,7 +39,13 @@ from typing import TYPE_CHECKING
 from markupsafe import Markup
 
 from tolmach.catalog.status import translations_of
-from tolmach.fileio import LinkGuard, ensure_inside, move_into_place, write_atomic
+from tolmach.fileio import (
+    LinkGuard,
+    ensure_inside,
+    move_into_place,
+    no_garbage_collection,
+    write_atomic,
+)
 from tolmach.jobs.cache import MISS, content_digest, key_of
 from tolmach.jobs.executor import RunOptions, workers_of
 from tolmach.jobs.units import Fresh, Unit, run_units
@@ -1136,8 +1142,6 @@ def _work_judge(batch: tuple) -> list[Fresh]:
     publisher = _worker_publisher(context)
     staging = Path(context[4]) if context[4] else None
     publisher.drafts = Path(context[5])
-    from tolmach.catalog.poreader import no_garbage_collection
-
     publisher.draft_file = DraftFile(publisher.drafts)
     try:
         with no_garbage_collection():  # catalogs, parses and findings: many objects, no cycles
