@@ -118,3 +118,35 @@ def test_a_look_up_sees_a_change_made_since_by_this_or_another_connection(tmp_pa
         other.import_units("a.tmx", as_units([("поток данных", "A", "de")]))
         assert memory.db.execute("SELECT id FROM segments").fetchall() == [(1,)]
         assert memory.best("поток данных", "de").target == "A:поток данных"
+
+
+@settings(max_examples=60, deadline=None, database=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(sources=st.lists(st.text(min_size=1, max_size=40), min_size=1, max_size=6))
+def test_the_index_holds_each_segments_prefixes_whatever_its_script(sources, tmp_path_factory):
+    """The index entries are made in SQL from the stored features: each is one of the
+    prefixes :func:`tokens` gives the source (letters of any script, digits, marks),
+    and each prefix counts the segments holding it."""
+    from collections import Counter
+
+    from tolmach.catalog.similarity import tokens
+
+    folder = tmp_path_factory.mktemp("index")
+    with TranslationMemory(folder / "memory.sqlite3") as memory:
+        learn(memory, {"a.po": [(source, "T", "de") for source in sources]}, together=True)
+        ids = dict(memory.db.execute("SELECT id, source FROM segments"))
+        entries = set(memory.db.execute("SELECT language, token, segment_id FROM tokens"))
+        counts = dict(((lang, token), df) for lang, token, df in
+                      memory.db.execute("SELECT language, token, df FROM token_counts WHERE df > 0"))
+    expected = {("de", token, number) for number, source in ids.items() for token in tokens(source)}
+    assert entries == expected
+    assert counts == Counter((language, token) for language, token, _ in expected)
+
+
+def test_a_sqlite_without_json_functions_is_named_not_reported_as_a_broken_memory(tmp_path):
+    import sqlite3
+
+    with TranslationMemory(tmp_path / "memory.sqlite3") as memory:
+        error = memory._explain(sqlite3.OperationalError("no such table: json_each"))
+    assert "has no JSON functions" in str(error) and "3.38" in str(error)
+    assert "tm rebuild" not in str(error)  # rebuilding would not help

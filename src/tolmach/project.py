@@ -54,6 +54,7 @@ from tolmach.jobs.units import BATCHES_PER_WORKER, Fresh, Unit, run_units, warm_
 if TYPE_CHECKING:  # the parser, the merge and the verifier load when a document is worked on
     from tolmach.catalog.merge import UpdateSummary
     from tolmach.markdown.document import Document, SegmentOptions
+    from tolmach.markdown.structure import Fingerprint
     from tolmach.markdown.verify import VerifiedBuild, Verifier
 
 __all__ = [
@@ -129,7 +130,8 @@ class Project:
     def __init__(self, config: Config):
         self.config = config
         self._source_lines: dict[str, dict[str, str]] = {}
-        self._last_loaded: tuple[Path, bool, str, Document] | None = None
+        # (path, hints, text, document, its structure if it was read for verifying)
+        self._last_loaded: tuple[Path, bool, str, Document, Fingerprint | None] | None = None
         self._last_verifier: Verifier | None = None
         self._token = uuid.uuid4().hex  # names this project to the workers of its runs
         self._probes: list | None = None  # answers noted while a unit of work runs
@@ -241,17 +243,30 @@ class Project:
             found = self.__dict__["_by_name"] = {doc.name: doc for doc in self.documents}
         return found.get(name)
 
-    def load(self, doc: SourceDocument, hints: bool = False) -> Document:
+    def load(self, doc: SourceDocument, hints: bool = False, *, verifying: bool = False) -> Document:
         """The document as its source now reads; the last one parsed is reused while its
-        text stays the same (the steps go document by document, locale by locale)."""
+        text stays the same (the steps go document by document, locale by locale).
+
+        ``verifying``: the caller will verify builds of it (:meth:`verifier`); the source's
+        structure is then taken from the same parse instead of a second one.
+        """
         text = read_source(doc.path)
         last = self._last_loaded
-        if last is not None and last[:3] == (doc.path, hints, text):
+        if last is not None and last[:3] == (doc.path, hints, text) and (
+            last[4] is not None or not verifying
+        ):
             return last[3]
-        from tolmach.markdown.document import parse_document
+        options = self.segment_options(doc)
+        structure = None
+        if verifying:
+            from tolmach.markdown.verify import read_with_structure
 
-        document = parse_document(text, self.segment_options(doc), hints=hints)
-        self._last_loaded = (doc.path, hints, text, document)
+            document, structure = read_with_structure(text, options, hints=hints)
+        else:
+            from tolmach.markdown.document import parse_document
+
+            document = parse_document(text, options, hints=hints)
+        self._last_loaded = (doc.path, hints, text, document, structure)
         return document
 
     def select_locales(self, locales: tuple[str, ...] | list[str] = ()) -> list[str]:
@@ -767,12 +782,15 @@ class Project:
         reused for the same document (its source fingerprint is taken once)."""
         from tolmach.markdown.verify import Verifier
 
-        document = document or self.load(doc)
+        document = document or self.load(doc, verifying=True)
         last = self._last_verifier
         if last is not None and last.document is document:
             return last
+        loaded = self._last_loaded
+        structure = loaded[4] if loaded is not None and loaded[3] is document else None
         self._last_verifier = Verifier(
-            document, options=self.segment_options(doc), wrap_width=self.config.wrap_width
+            document, options=self.segment_options(doc), wrap_width=self.config.wrap_width,
+            source_structure=structure,
         )
         return self._last_verifier
 

@@ -41,7 +41,9 @@ from tolmach.markdown.slots import (
     slot_segment,
 )
 
-__all__ = ["Document", "Segment", "SegmentOptions", "markdown_parser", "parse_document"]
+__all__ = [
+    "Document", "Segment", "SegmentOptions", "markdown_parser", "parse_document", "read_document",
+]
 
 _BREAKS_KEY = "tolmach_breaks"
 _CODE_TOKENS = frozenset(
@@ -89,6 +91,17 @@ def _segmenting_parser(dialect: Dialect) -> MarkdownIt:
     return md
 
 
+@functools.lru_cache(maxsize=32)
+def _reading_parser(dialect: Dialect) -> MarkdownIt:
+    """The dialect's parser, every inline parsed in full, the line breaks classified too:
+    its tokens are those of :meth:`Dialect.parser`, with the breaks in ``meta``."""
+    md = dialect.new_parser()
+    md.core.ruler.at("inline", _inline_everywhere_with_breaks)
+    md.inline.ruler.at("newline", _recording_newline)
+    md.inline.ruler.at("escape", _recording_escape)
+    return md
+
+
 def parse_document(
     text: str, options: SegmentOptions | None = None, *, hints: bool = False
 ) -> Document:
@@ -98,10 +111,29 @@ def parse_document(
     ``extract`` warns about; the other steps do not need them).
     """
     options = options or SegmentOptions()
-    lines = split_lines(text)
     env: dict = {}
     count_work("parse")
     tokens = _segmenting_parser(options.dialect).parse(_normalized(text), env)
+    return _document_of(text, tokens, env, options, hints)
+
+
+def read_document(
+    text: str, options: SegmentOptions | None = None, *, hints: bool = False
+) -> tuple[Document, list[Token], dict]:
+    """:func:`parse_document`, and the full token stream and environment of the
+    dialect's parser on ``text``: one parse for a step that also needs the source's
+    structure (verification), where segmenting and reading it would take two."""
+    options = options or SegmentOptions()
+    env: dict = {}
+    count_work("parse")
+    tokens = _reading_parser(options.dialect).parse(_normalized(text), env)
+    return _document_of(text, tokens, env, options, hints), tokens, env
+
+
+def _document_of(
+    text: str, tokens: list[Token], env: dict, options: SegmentOptions, hints: bool
+) -> Document:
+    lines = split_lines(text)
     directives = Directives()
     found = list(_Walk(tokens, lines, options, directives).segments())
     found.extend(reference_titles(env.get("references", {}), lines))
@@ -156,6 +188,19 @@ def _inline_with_breaks(state) -> None:
     footnotes the document has. Each inline token keeps its breaks in ``meta``."""
     for token in state.tokens:
         if token.type == "inline" and ("\n" in token.content or "[^" in token.content):
+            if token.children is None:
+                token.children = []
+            breaks: dict[int, str] = {}
+            state.env[_BREAKS_KEY] = (token.content, breaks)
+            state.md.inline.parse(token.content, state.md, state.env, token.children)
+            token.meta[_BREAKS_KEY] = breaks
+    state.env.pop(_BREAKS_KEY, None)
+
+
+def _inline_everywhere_with_breaks(state) -> None:
+    """markdown-it's core inline rule, each inline token keeping its breaks in ``meta``."""
+    for token in state.tokens:
+        if token.type == "inline":
             if token.children is None:
                 token.children = []
             breaks: dict[int, str] = {}

@@ -56,6 +56,7 @@ __all__ = [
     "Difference",
     "Fingerprint",
     "fingerprint",
+    "fingerprint_of_tokens",
     "register_shape",
     "structure_differences",
 ]
@@ -149,6 +150,21 @@ def fingerprint(
     env: dict = {}
     count_work("parse")
     tokens = parser.parse(_parser_input(text), env)
+    return fingerprint_of_tokens(
+        tokens, env, text, front_matter_keys=front_matter_keys, translatable_html=translatable_html
+    )
+
+
+def fingerprint_of_tokens(
+    tokens: list[Token],
+    env: dict,
+    text: str,
+    *,
+    front_matter_keys: Sequence[str] = (),
+    translatable_html: bool = False,
+) -> Fingerprint:
+    """:func:`fingerprint` from a parse already made (``tokens`` and ``env`` of the
+    parser on ``text``)."""
     constructs = _token_constructs(tokens, text, front_matter_keys, translatable_html)
     constructs.extend(_reference_constructs(env))
     return Fingerprint(tuple(constructs))

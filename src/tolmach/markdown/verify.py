@@ -43,11 +43,19 @@ from dataclasses import dataclass, field
 from markdown_it import MarkdownIt
 
 from tolmach.markdown.build import Assembly, assemble, line_breaks_added
-from tolmach.markdown.document import Document, SegmentOptions
+from tolmach.markdown.document import Document, SegmentOptions, read_document
 from tolmach.markdown.segment import Segment
-from tolmach.markdown.structure import Difference, Fingerprint, fingerprint, structure_differences
+from tolmach.markdown.structure import (
+    Difference,
+    Fingerprint,
+    fingerprint,
+    fingerprint_of_tokens,
+    structure_differences,
+)
 
-__all__ = ["MAX_TRIALS", "Rejection", "VerifiedBuild", "Verifier", "verified_build"]
+__all__ = [
+    "MAX_TRIALS", "Rejection", "VerifiedBuild", "Verifier", "read_with_structure", "verified_build",
+]
 
 Lookup = Mapping[str, str] | Callable[[str], str | None]
 
@@ -116,19 +124,23 @@ class Verifier:
         *,
         options: SegmentOptions | None = None,
         wrap_width: int = 0,
+        source_structure: Fingerprint | None = None,
     ) -> None:
+        """``source_structure``: the source's fingerprint if it is known already (see
+        :func:`read_with_structure`), taken with the same options."""
         self.document = document
         self.parser = parser or document.dialect.parser()  # the parser it was segmented with
         options = options or SegmentOptions(dialect=document.dialect)
-        self.options = {
-            "front_matter_keys": tuple(options.front_matter_keys),
-            "translatable_html": options.html_text,
-        }
+        self.options = _structure_options(options)
         self.wrap_width = wrap_width
+        self._source = source_structure
 
-    @functools.cached_property
+    @property
     def source(self) -> Fingerprint:
-        return fingerprint(self.document.text, self.parser, **self.options)
+        """The source's structure, taken once."""
+        if self._source is None:
+            self._source = fingerprint(self.document.text, self.parser, **self.options)
+        return self._source
 
     @functools.cached_property
     def source_line_starts(self) -> list[int]:
@@ -201,6 +213,23 @@ def verified_build(
     """Build ``document`` with ``translations`` and verify it (see the module docstring)."""
     verifier = Verifier(document, parser, options=options, wrap_width=wrap_width)
     return verifier.build(translations, force=force)
+
+
+def read_with_structure(
+    text: str, options: SegmentOptions | None = None, *, hints: bool = False
+) -> tuple[Document, Fingerprint]:
+    """The source's segments (:func:`parse_document`) and its structure (what
+    :attr:`Verifier.source` takes) from one parse: a step that verifies builds needs both."""
+    options = options or SegmentOptions()
+    document, tokens, env = read_document(text, options, hints=hints)
+    return document, fingerprint_of_tokens(tokens, env, text, **_structure_options(options))
+
+
+def _structure_options(options: SegmentOptions) -> dict:
+    return {
+        "front_matter_keys": tuple(options.front_matter_keys),
+        "translatable_html": options.html_text,
+    }
 
 
 def _line_starts(text: str) -> list[int]:

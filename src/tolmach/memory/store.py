@@ -158,6 +158,12 @@ class TranslationMemory:
                 "the translation memory is locked by another process "
                 "(another tolmach running?); try again when it has finished",
             )
+        if "no such function: json" in text or "no such table: json" in text:
+            return TranslationMemoryError(
+                self.path,
+                f"this Python's SQLite {sqlite3.sqlite_version} has no JSON functions, which "
+                "the translation memory needs (SQLite 3.38 or later has them built in)",
+            )
         name = getattr(error, "sqlite_errorname", "")
         if name == "SQLITE_FULL" or (name.startswith("SQLITE_IOERR") and self._disk_full()):
             return TranslationMemoryError(self.path, _STORAGE_PROBLEMS["disk is full"])
@@ -437,7 +443,7 @@ class TranslationMemory:
         self._remove_segments(plan.gone)
         self.db.executemany("DELETE FROM segments WHERE id = ?", [(s[0],) for s in plan.gone])
         self._insert_segments(plan.rows)
-        self._index(_postings(plan.rows), +1)
+        self._index(_features_of(plan.rows), +1)
         return plan.changes()
 
     def _apply_together(self, plans: list[_Plan]) -> bool:
@@ -462,7 +468,7 @@ class TranslationMemory:
         for plan, numbers in zip(plans, settled, strict=True):
             for row, number in zip(plan.rows, numbers, strict=True):
                 row[0] = number
-        self._index(_postings(rows), +1)
+        self._index(_features_of(rows), +1)
         return True
 
     def _ids_in_turn(self, plans: list[_Plan]) -> list[list[int]]:
@@ -502,13 +508,7 @@ class TranslationMemory:
 
     def _remove_segments(self, segments: list[tuple]) -> None:
         """Take segments ``(id, language, features, …)`` out of the index."""
-        postings = [
-            (language, feature, number)
-            for number, language, features, *_ in segments
-            for feature in features.split("\t")
-            if feature
-        ]
-        self._index(postings, -1)
+        self._index([(language, features, number) for number, language, features, *_ in segments], -1)
 
     def _insert_segments(self, rows: list[list]) -> None:
         """Insert segments under their digest ids; one whose id is taken (two digests
@@ -538,13 +538,15 @@ class TranslationMemory:
         self.db.execute("DELETE FROM origins WHERE name = ?", (name,))
         return [(language, source, number, False) for number, language, _, source in rows]
 
-    def _index(self, postings: Iterable[tuple[str, str, int]], sign: int) -> None:
-        """Add (+1) or remove (-1) index entries and keep the prefix counts right. SQLite
-        sorts them first (in a scratch table): each entry then lands next to the one
-        before, and each prefix count is changed once."""
+    def _index(self, segments: Iterable[tuple[str, str, int]], sign: int) -> None:
+        """Add (+1) or remove (-1) the index entries of segments ``(language, features,
+        id)`` and keep the prefix counts right. SQLite splits each segment's features
+        into its entries (a cold memory has millions: made in C, not one by one here) and
+        sorts them (in a scratch table): each entry then lands next to the one before,
+        and each prefix count is changed once."""
         self.db.execute("CREATE TEMP TABLE IF NOT EXISTS postings "
                         "(language TEXT NOT NULL, token TEXT NOT NULL, segment_id INTEGER NOT NULL)")
-        self.db.executemany("INSERT INTO temp.postings VALUES (?, ?, ?)", postings)
+        self.db.executemany(_SPLIT_FEATURES, segments)
         if sign > 0:
             self.db.execute("INSERT OR IGNORE INTO tokens SELECT * FROM temp.postings ORDER BY 1, 2, 3")
         else:
@@ -869,10 +871,20 @@ def _segment_row(name: str, origin: int, key: tuple, occurrence: int, prefixes: 
             source, target, len(source), found]
 
 
-def _postings(rows: list[list]) -> Iterator[tuple[str, str, int]]:
-    """The index entries ``(language, prefix, id)`` of segments rows, one by one (a
-    cold memory has millions: they are not all held at once)."""
-    return ((row[3], feature, row[0]) for row in rows for feature in row[8].split("\t") if feature)
+def _features_of(rows: list[list]) -> Iterator[tuple[str, str, int]]:
+    """``(language, features, id)`` of segments rows, for :meth:`TranslationMemory._index`."""
+    return ((row[3], row[8], row[0]) for row in rows)
+
+
+#: One segment's index entries ``(language, prefix, id)``: its tab-separated features
+#: read as a JSON array. A feature is made of word characters and spaces
+#: (:func:`~tolmach.catalog.similarity.tokens`); a quote or backslash would still be
+#: escaped, and an empty feature is no entry.
+_SPLIT_FEATURES = (
+    "INSERT INTO temp.postings SELECT ?1, feature.value, ?3 FROM json_each("
+    "'[\"' || replace(replace(replace(?2, '\\', '\\\\'), '\"', '\\\"'), char(9), '\",\"') "
+    "|| '\"]') AS feature WHERE feature.value != ''"
+)
 
 
 _ID_SPACE = 1 << 62

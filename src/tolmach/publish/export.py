@@ -125,7 +125,7 @@ def export_site(project, generator: str, folder: Path, *, locales: Iterable[str]
     writer = _Writer(layout, source, folder, result, exported, project.documents,
                      lambda doc: project.segment_options(doc).dialect)
     for doc in project.documents:
-        document = project.load(doc)
+        document = project.load(doc, verifying=True)
         for lang in languages.values():
             if (doc.name, lang.code) not in exported:
                 continue

@@ -195,7 +195,7 @@ def verified_pages(project, *, threshold: float | None = None,
     options = PublishOptions(threshold=threshold, allow_errors=allow_errors, search=False)
     publisher = _Publisher(project, project.config.output_path / "site", options)
     for doc in project.documents:
-        document = project.load(doc)
+        document = project.load(doc, verifying=True)
         for page in publisher._pages(doc, document):
             yield page, publisher._verdict(page)
         publisher.findings.clear()
@@ -372,7 +372,7 @@ class _Publisher:
     def _judge_one(self, doc: SourceDocument, staging: Path | None) -> Fresh:
         """In a worker: one document's pages judged, their destinations listed, its
         reviewer pages made into ``staging``."""
-        document = self.project.load(doc)
+        document = self.project.load(doc, verifying=True)
         pages, rows, drafts = [], [], {}
         with self.project.noting_probes() as probes:
             for page in self._pages(doc, document):
@@ -557,7 +557,7 @@ class _Publisher:
             draft = self._draft(doc, code)
             if draft is None:
                 if document is None:
-                    document = self.project.load(doc)
+                    document = self.project.load(doc, verifying=True)
                     verifier = self.project.verifier(doc, document)
                 page, rendered = self._page(doc, document, lang, verifier), None
             else:
