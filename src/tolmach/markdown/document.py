@@ -188,12 +188,7 @@ def _inline_with_breaks(state) -> None:
     footnotes the document has. Each inline token keeps its breaks in ``meta``."""
     for token in state.tokens:
         if token.type == "inline" and ("\n" in token.content or "[^" in token.content):
-            if token.children is None:
-                token.children = []
-            breaks: dict[int, str] = {}
-            state.env[_BREAKS_KEY] = (token.content, breaks)
-            state.md.inline.parse(token.content, state.md, state.env, token.children)
-            token.meta[_BREAKS_KEY] = breaks
+            _parse_inline_noting_breaks(state, token)
     state.env.pop(_BREAKS_KEY, None)
 
 
@@ -201,13 +196,17 @@ def _inline_everywhere_with_breaks(state) -> None:
     """markdown-it's core inline rule, each inline token keeping its breaks in ``meta``."""
     for token in state.tokens:
         if token.type == "inline":
-            if token.children is None:
-                token.children = []
-            breaks: dict[int, str] = {}
-            state.env[_BREAKS_KEY] = (token.content, breaks)
-            state.md.inline.parse(token.content, state.md, state.env, token.children)
-            token.meta[_BREAKS_KEY] = breaks
+            _parse_inline_noting_breaks(state, token)
     state.env.pop(_BREAKS_KEY, None)
+
+
+def _parse_inline_noting_breaks(state, token: Token) -> None:
+    if token.children is None:
+        token.children = []
+    breaks: dict[int, str] = {}
+    state.env[_BREAKS_KEY] = (token.content, breaks)
+    state.md.inline.parse(token.content, state.md, state.env, token.children)
+    token.meta[_BREAKS_KEY] = breaks
 
 
 def _note_break(state, pos: int, kind: str) -> None:
