@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -106,3 +107,42 @@ def test_the_stemmers_load_when_a_word_is_first_stemmed():
     result = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
                             check=True)
     assert result.stdout.split() == ["False", "True"]
+
+
+def test_a_check_with_nothing_to_do_loads_no_check_and_no_parser(tmp_path):
+    """A no-op ``check`` shows the findings it cached: the checks' families (and the
+    Markdown parser they read translations with) are registered only when a catalog is
+    checked again."""
+    from pipeline_project import make_project, run_command
+
+    root = make_project(tmp_path / "project", documents=2)
+    for step in ("extract", "update"):
+        assert run_command(root, step, "-j", "1").exit_code == 0
+    check = ["-C", str(root), "check", "-j", "1", "-q"]
+    assert "markdown_it" in loaded_by(check)  # the first run checks every catalog
+    assert "markdown_it" not in loaded_by(check)
+
+
+def test_the_checks_register_when_first_asked_for():
+    """Every family registers its checks on the first look at the registry, in the order
+    ``tolmach check --list`` shows: the lazy registry misses none."""
+    probe = (
+        "import sys; from tolmach.checks.registry import CHECKS, FAMILIES, registered; "
+        "before = len(CHECKS); names = list(registered()); "
+        "families = [sys.modules['tolmach.checks.' + f] for f in FAMILIES]; "
+        "order = [next(f for f in FAMILIES if getattr(sys.modules['tolmach.checks.' + f], "
+        "c.function.__name__, None) is c.function) for c in CHECKS.values()]; "
+        "print(before, len(names), order == sorted(order, key=FAMILIES.index))"
+    )
+    result = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                            check=True)
+    before, count, ordered = result.stdout.split()
+    import tolmach.checks.registry as registry
+
+    folder = Path(registry.__file__).parent
+    declared = sum(
+        line.startswith("@check(")
+        for family in registry.FAMILIES
+        for line in (folder / f"{family}.py").read_text("utf-8").splitlines()
+    )
+    assert (before, int(count), ordered) == ("0", declared, "True")

@@ -14,7 +14,7 @@ from collections.abc import Iterable
 
 import polib
 
-from tolmach.checks.registry import CHECKS, Finding
+from tolmach.checks.registry import Finding, registered
 
 __all__ = ["ANNOTATION_PREFIX", "annotate_catalog"]
 
@@ -26,7 +26,7 @@ def annotate_catalog(po: polib.POFile, findings: Iterable[Finding]) -> polib.POF
     annotations replaced."""
     by_line: dict[int, list[Finding]] = defaultdict(list)
     for finding in findings:
-        check = CHECKS.get(finding.check)
+        check = registered().get(finding.check)
         if check is None or check.per == "entry":
             by_line[finding.line].append(finding)
     annotated = copy.deepcopy(po)

@@ -16,7 +16,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from tolmach.checks.registry import CHECKS, SEVERITIES, CheckError, Severity
+from tolmach.checks.registry import SEVERITIES, CheckError, Severity, registered
 
 __all__ = ["CheckConfig"]
 
@@ -32,7 +32,7 @@ class CheckConfig:
     disabled: frozenset[str] = frozenset()
 
     def severity_of(self, name: str) -> Severity:
-        return self.severity.get(name, CHECKS[name].severity)
+        return self.severity.get(name, registered()[name].severity)
 
     def enabled(self, name: str) -> bool:
         return name not in self.disabled
@@ -91,7 +91,7 @@ class _Locator:
     text: str
 
     def require_check(self, name: str, setting: str) -> None:
-        if name not in CHECKS:
+        if name not in registered():
             raise self.error(name, f"unknown check {name!r} in {setting}{_suggestion(name)}")
 
     def error(self, name: str, message: str) -> CheckError:
@@ -111,6 +111,6 @@ class _Locator:
 
 
 def _suggestion(name: str) -> str:
-    close = difflib.get_close_matches(name, list(CHECKS), n=1)
-    known = ", ".join(sorted(CHECKS))
+    close = difflib.get_close_matches(name, list(registered()), n=1)
+    known = ", ".join(sorted(registered()))
     return f" (did you mean {close[0]!r}?)" if close else f"; known checks: {known}"

@@ -20,12 +20,14 @@ import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
-from typing import Any, Literal
+from importlib import import_module
+from typing import TYPE_CHECKING, Any, Literal
 
-import polib
+if TYPE_CHECKING:
+    import polib
 
-from tolmach.checks.inline import InlineMarkup, inline_markup
-from tolmach.markdown.verify import VerifiedBuild
+    from tolmach.checks.inline import InlineMarkup
+    from tolmach.markdown.verify import VerifiedBuild
 
 __all__ = [
     "CHECKS",
@@ -38,6 +40,7 @@ __all__ = [
     "WaivedMessage",
     "check",
     "parse_kind",
+    "registered",
 ]
 
 Severity = Literal["error", "warning"]
@@ -59,6 +62,37 @@ class Check:
 
 
 CHECKS: dict[str, Check] = {}
+
+# One module per family; importing one registers its checks. This order is the order of
+# `tolmach check --list`.
+FAMILIES = (
+    "markup",
+    "unsafe",
+    "numbers",
+    "structure",
+    "glossary",
+    "punctuation",
+    "typography",
+    "length",
+    "completeness",
+)
+
+
+def registered() -> dict[str, Check]:
+    """Every check, by name, in the order of :data:`FAMILIES`.
+
+    The families are imported on first use, not with this module: a ``check`` that
+    only restores cached findings needs :class:`Finding` but none of them (nor the
+    Markdown parser they load).
+    """
+    if not _families_loaded:
+        for family in FAMILIES:
+            import_module(f"tolmach.checks.{family}")
+        _families_loaded.append(True)
+    return CHECKS
+
+
+_families_loaded: list[bool] = []
 
 
 class WaivedMessage(str):
@@ -189,11 +223,15 @@ class EntryContext:
     @cached_property
     def source_markup(self) -> InlineMarkup:
         """The inline parse of the source, shared by every check of this entry."""
+        from tolmach.checks.inline import inline_markup
+
         return inline_markup(self.source)
 
     @cached_property
     def target_markup(self) -> InlineMarkup:
         """The inline parse of the translation, shared by every check of this entry."""
+        from tolmach.checks.inline import inline_markup
+
         return inline_markup(self.target)
 
     @cached_property

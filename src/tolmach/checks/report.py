@@ -18,7 +18,7 @@ from rich.segment import Segment
 from rich.table import Table
 
 from tolmach.checks.config import CheckConfig
-from tolmach.checks.registry import CHECKS, Finding, Severity
+from tolmach.checks.registry import Finding, Severity, registered
 
 __all__ = ["has_errors", "list_checks", "render_human", "render_json", "summarize"]
 
@@ -32,7 +32,7 @@ def list_checks(config: CheckConfig | None = None) -> list[tuple[str, Severity, 
     config = config or CheckConfig()
     return [
         (name, config.severity_of(name), check.explanation)
-        for name, check in CHECKS.items()
+        for name, check in registered().items()
         if config.enabled(name)
     ]
 
@@ -67,8 +67,9 @@ def render_human(findings: Sequence[Finding], console: Console, paths: Sequence[
         else:
             by_path.setdefault(finding.path, []).append(finding)
     plain = _plain_output(console)
+    width = console.width  # asked once: rich measures the terminal each time
     for path, active in by_path.items():
-        if plain and _shown_as_is(path, console.width):
+        if plain and _shown_as_is(path, width):
             console.file.write(f"{path}\n{_joined(active)}\n")
             continue
         console.print(f"[bold]{escape(path)}[/bold]")

@@ -34,7 +34,10 @@ from tolmach.checks.registry import (
     Finding,
     WaivedMessage,
     parse_kind,
+    registered,
 )
+
+registered()  # the checks run here: their families register themselves when imported
 
 __all__ = [
     "check_catalog",
