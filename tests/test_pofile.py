@@ -241,3 +241,33 @@ def test_replaced_file_keeps_its_permissions(tmp_path: Path, catalog: polib.POFi
     target.chmod(0o640)
     write_po(catalog, target)
     assert target.stat().st_mode & 0o777 == 0o640
+
+
+@settings(max_examples=40, deadline=None)
+@given(texts=st.lists(TEXTS, min_size=1, max_size=8, unique=True),
+       widths=st.lists(st.sampled_from([79, 0, 30, 12]), min_size=2, max_size=4))
+def test_remembered_source_lines_are_those_formatting_makes(
+    texts: list[str], widths: list[int]
+) -> None:
+    """The lines of msgids are remembered across catalogs (one template, many locales):
+    a catalog formatted after others, at any width, live or obsolete, gets the bytes a
+    first formatting gives."""
+    from tolmach.catalog import pofile
+
+    def catalog(obsolete: bool) -> polib.POFile:
+        po = polib.POFile()
+        po.metadata = {"Content-Type": "text/plain; charset=UTF-8"}
+        for index, text in enumerate(texts):
+            entry = polib.POEntry(msgid=text or f"empty {index}", msgstr=text[::-1] or "x",
+                                  msgctxt=text[:7] or None, obsolete=obsolete)
+            entry.previous_msgid = text[1:] or None
+            po.append(entry)
+        return po
+
+    kinds = [(width, obsolete) for width in widths for obsolete in (False, True)]
+    warm = [format_po(catalog(obsolete), width) for width, obsolete in kinds]
+    cold = []
+    for width, obsolete in kinds:
+        pofile._source_string_lines.cache_clear()
+        cold.append(format_po(catalog(obsolete), width))
+    assert warm == cold

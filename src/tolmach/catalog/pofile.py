@@ -11,6 +11,7 @@ followed by continuation lines, broken where :mod:`tolmach.catalog.linebreak` al
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import itertools
 import re
@@ -150,7 +151,7 @@ def _format_entry(entry: polib.POEntry, width: int, known: KnownLines | None = N
         for field in ("msgctxt", "msgid", "msgid_plural"):
             value = getattr(entry, "previous_" + field, None)
             if value is not None:
-                lines += _string_lines((marker or "#") + "| ", field, value, width)
+                lines += _source_string_lines((marker or "#") + "| ", field, value, width)
     strings = _strings_of(entry, width, known)
     return "\n".join(lines) + "\n" + strings if lines else strings
 
@@ -183,10 +184,10 @@ def _format_strings(entry: polib.POEntry, width: int) -> str:
     prefix = "#~ " if entry.obsolete else ""
     lines = []
     if entry.msgctxt is not None:
-        lines += _string_lines(prefix, "msgctxt", entry.msgctxt, width)
-    lines += _string_lines(prefix, "msgid", entry.msgid, width)
+        lines += _source_string_lines(prefix, "msgctxt", entry.msgctxt, width)
+    lines += _source_string_lines(prefix, "msgid", entry.msgid, width)
     if entry.msgid_plural:
-        lines += _string_lines(prefix, "msgid_plural", entry.msgid_plural, width)
+        lines += _source_string_lines(prefix, "msgid_plural", entry.msgid_plural, width)
         for index in sorted(entry.msgstr_plural, key=int):
             lines += _string_lines(prefix, f"msgstr[{index}]", entry.msgstr_plural[index], width)
     else:
@@ -217,6 +218,14 @@ def _reference_lines(occurrences: list[tuple[str, str]], width: int) -> list[str
         current += reference
         column += len(reference)
     return [*lines, current] if current else lines
+
+
+@functools.lru_cache(maxsize=8192)
+def _source_string_lines(prefix: str, keyword: str, value: str, width: int) -> tuple[str, ...]:
+    """:func:`_string_lines` of a source string (msgctxt, msgid, msgid_plural and their
+    previous values), remembered: the catalogs of one template in every locale write the
+    same ones, and wrapping is most of the cost of formatting."""
+    return tuple(_string_lines(prefix, keyword, value, width))
 
 
 def _string_lines(prefix: str, keyword: str, value: str, width: int) -> list[str]:
