@@ -933,7 +933,7 @@ class _Publisher:
 
     def _review_html(self, page: Page) -> str:
         """A reviewer page: the template makes its frame; its passages and findings, most
-        of its bytes, are made in Python (:mod:`tolmach.publish.review`), several times
+        of its bytes, are made in Python (:mod:`tolmach.publish.review`), much
         faster than a template loop, every value escaped the same way."""
         from tolmach.publish.review import findings_html, jump_html, passages_html
 
