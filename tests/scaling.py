@@ -12,8 +12,9 @@ the input, making translations) left out of the time:
   included;
 * update: merge the template into the translated catalog.
 
-Time is CPU time of this process (``time.process_time``), best of a few runs, so other
-jobs on a shared machine weigh little; memory is the peak of Python allocations
+Time is CPU time of this process (``time.process_time``), best of a few runs with the
+cycle collector paused, so other jobs on a shared machine, and other objects alive in
+the process, weigh little; memory is the peak of Python allocations
 (``tracemalloc``) of one run.
 """
 
@@ -33,6 +34,7 @@ from tolmach.catalog.pofile import format_po
 from tolmach.catalog.status import translations_of
 from tolmach.catalog.template import extract_template
 from tolmach.checks import DocumentContext, check_catalog
+from tolmach.fileio import no_garbage_collection
 from tolmach.markdown.document import Document, parse_document
 from tolmach.markdown.pseudo import pseudo_catalog
 from tolmach.markdown.verify import Verifier
@@ -155,14 +157,28 @@ class Measurement:
         return self.seconds_doubled <= LIMIT * self.seconds + SLACK
 
 
-def _cpu_seconds(step: Callable[[Prepared], None], prepared: Prepared, repeat: int) -> float:
-    best = float("inf")
-    for _ in range(repeat):
-        gc.collect()
+def _cpu_seconds(step: Callable[[Prepared], None], prepared: Prepared) -> float:
+    """CPU time of one run, the cycle collector paused: how often it passes, and how long
+    each pass takes, depend on everything else alive in the process (both sizes of the
+    input, the test session), not on the step's complexity; with it running, a linear
+    step was once measured ×3 on a loaded machine."""
+    gc.collect()
+    with no_garbage_collection():
         start = time.process_time()
         step(prepared)
-        best = min(best, time.process_time() - start)
-    return best
+        return time.process_time() - start
+
+
+def _best_pair(
+    step: Callable[[Prepared], None], small: Prepared, large: Prepared, repeat: int
+) -> tuple[float, float]:
+    """Best times at ``n`` and at ``2n``, the two sizes taking turns, so that a spell of
+    load on the machine falls on both rather than on one."""
+    best_small = best_large = float("inf")
+    for _ in range(repeat):
+        best_small = min(best_small, _cpu_seconds(step, small))
+        best_large = min(best_large, _cpu_seconds(step, large))
+    return best_small, best_large
 
 
 def sizes(name: str, scale: float = 1) -> tuple[int, Prepared, Prepared]:
@@ -181,9 +197,7 @@ def measure(
     """time(2n) and time(n) of every step on the input ``name``, best of ``repeat``."""
     n, small, large = sizes(name, scale)
     return [
-        Measurement(
-            name, step, n, _cpu_seconds(run, small, repeat), _cpu_seconds(run, large, repeat)
-        )
+        Measurement(name, step, n, *_best_pair(run, small, large, repeat))
         for step, run in (steps or STEPS).items()
     ]
 
