@@ -478,7 +478,8 @@ class Project:
             for name in dict.fromkeys(unit.item[0].name for unit in stale):
                 # a broken template stops all, first; the workers take the ones read here
                 self._parsed_templates[name] = self._read_template_named(name)
-            _ = self.termbase  # a broken glossary is refused before the memory learns anything
+            if stale:  # a broken glossary is refused before the memory learns anything;
+                _ = self.termbase  # with none stale, every key holds a glossary read fine
             if memory_on:
                 with self._memory(self._memory_reader(run)) as memory:
                     from tolmach.memory.store import language_of
