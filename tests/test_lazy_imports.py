@@ -146,3 +146,27 @@ def test_the_checks_register_when_first_asked_for():
         for line in (folder / f"{family}.py").read_text("utf-8").splitlines()
     )
     assert (before, int(count), ordered) == ("0", declared, "True")
+
+
+def test_an_update_with_no_catalog_to_merge_reads_no_glossary(tmp_path):
+    """A no-op ``update`` finds every catalog's record: the glossary, whose digest is in
+    each record's key, was read fine when they were made, and is not read again."""
+    from pipeline_project import make_project, run_command
+
+    root = make_project(tmp_path / "project", documents=2)
+    assert run_command(root, "extract", "-j", "1").exit_code == 0
+    update = ["-C", str(root), "update", "-j", "1", "-q"]
+    assert "tolmach.glossary.termbase" in modules_loaded_by(update)  # the first run merges
+    assert "tolmach.glossary.termbase" not in modules_loaded_by(update)
+
+
+def modules_loaded_by(command: list[str]) -> list[str]:
+    """Every module a fresh interpreter loaded to run ``command``."""
+    probe = (
+        "import json, sys\nfrom tolmach.cli import cli\n"
+        "try:\n    cli(json.loads(sys.argv[1]), prog_name='tolmach')\nexcept SystemExit:\n    pass\n"
+        "print(json.dumps(sorted(sys.modules)))"
+    )
+    result = subprocess.run([sys.executable, "-c", probe, json.dumps(command)],
+                            capture_output=True, text=True, check=True)
+    return json.loads(result.stdout.strip().splitlines()[-1])
