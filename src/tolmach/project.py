@@ -53,7 +53,7 @@ from tolmach.jobs.units import BATCHES_PER_WORKER, Fresh, Unit, run_units, warm_
 
 if TYPE_CHECKING:  # the parser, the merge and the verifier load when a document is worked on
     from tolmach.catalog.merge import UpdateSummary
-    from tolmach.markdown.document import Document, SegmentOptions
+    from tolmach.markdown.document import Document, ParsedText, SegmentOptions
     from tolmach.markdown.structure import Fingerprint
     from tolmach.markdown.verify import VerifiedBuild, Verifier
 
@@ -131,7 +131,9 @@ class Project:
         self.config = config
         self._source_lines: dict[str, dict[str, str]] = {}
         # (path, hints, text, document, its structure if it was read for verifying)
-        self._last_loaded: tuple[Path, bool, str, Document, Fingerprint | None] | None = None
+        self._last_loaded: (
+            tuple[Path, bool, str, Document, Fingerprint | None, ParsedText | None] | None
+        ) = None
         self._last_verifier: Verifier | None = None
         self._token = uuid.uuid4().hex  # names this project to the workers of its runs
         self._probes: list | None = None  # answers noted while a unit of work runs
@@ -257,17 +259,23 @@ class Project:
         ):
             return last[3]
         options = self.segment_options(doc)
-        structure = None
+        structure = parsed = None
         if verifying:
-            from tolmach.markdown.verify import read_with_structure
+            from tolmach.markdown.verify import read_parsed
 
-            document, structure = read_with_structure(text, options, hints=hints)
+            document, structure, parsed = read_parsed(text, options, hints=hints)
         else:
             from tolmach.markdown.document import parse_document
 
             document = parse_document(text, options, hints=hints)
-        self._last_loaded = (doc.path, hints, text, document, structure)
+        self._last_loaded = (doc.path, hints, text, document, structure, parsed)
         return document
+
+    def source_parse(self, document: Document) -> ParsedText | None:
+        """The parse :meth:`load` read ``document`` with (verifying), once: for the one
+        renderer of the source page (:class:`~tolmach.markdown.document.ParsedText`)."""
+        last = self._last_loaded
+        return last[5] if last is not None and last[3] is document else None
 
     def select_locales(self, locales: tuple[str, ...] | list[str] = ()) -> list[str]:
         """The target locales to work on, as gettext names: the given ones (gettext names

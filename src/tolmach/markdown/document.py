@@ -42,7 +42,8 @@ from tolmach.markdown.slots import (
 )
 
 __all__ = [
-    "Document", "Segment", "SegmentOptions", "markdown_parser", "parse_document", "read_document",
+    "Document", "ParsedText", "Segment", "SegmentOptions", "markdown_parser", "parse_document",
+    "read_document",
 ]
 
 _BREAKS_KEY = "tolmach_breaks"
@@ -64,6 +65,26 @@ class SegmentOptions:
     front_matter_keys: tuple[str, ...] = ("title", "description")
     html_text: bool = False
     dialect: Dialect = COMMONMARK
+
+
+class ParsedText:
+    """A text with the tokens and environment its dialect's parser made of it (``dialect``
+    None: another parser's), for one later reader of the same tokens (the publisher
+    renders the text it verified): taken once, since a renderer changes them."""
+
+    def __init__(self, text: str, tokens: list[Token], env: dict, dialect: Dialect | None) -> None:
+        self.text, self.env, self.dialect = text, env, dialect
+        self._tokens: list[Token] | None = tokens
+
+    def take(self) -> list[Token] | None:
+        """The tokens, the first time; None after (another reader must parse again)."""
+        tokens, self._tokens = self._tokens, None
+        return tokens
+
+    def __getstate__(self) -> dict:
+        """Never sent to another process: a copy would be a second reader of the tokens,
+        and their weight is what keeping them here saves."""
+        return {"text": self.text, "env": {}, "dialect": self.dialect, "_tokens": None}
 
 
 @dataclass(frozen=True)

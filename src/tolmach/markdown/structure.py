@@ -57,6 +57,7 @@ __all__ = [
     "Fingerprint",
     "fingerprint",
     "fingerprint_of_tokens",
+    "parser_input",
     "register_shape",
     "structure_differences",
 ]
@@ -149,7 +150,7 @@ def fingerprint(
     """
     env: dict = {}
     count_work("parse")
-    tokens = parser.parse(_parser_input(text), env)
+    tokens = parser.parse(parser_input(text), env)
     return fingerprint_of_tokens(
         tokens, env, text, front_matter_keys=front_matter_keys, translatable_html=translatable_html
     )
@@ -250,7 +251,7 @@ def _origin_of(origin: Sequence[int], line: int) -> int:
 # --- reading the token stream --------------------------------------------------------
 
 
-def _parser_input(text: str) -> str:
+def parser_input(text: str) -> str:
     """What the parser sees, exactly as the segmenter feeds it: no BOM, NUL as U+FFFD."""
     return text.removeprefix("\ufeff").replace("\0", "\ufffd")
 

@@ -42,19 +42,22 @@ from dataclasses import dataclass, field
 
 from markdown_it import MarkdownIt
 
+from tolmach.fileio import count_work
 from tolmach.markdown.build import Assembly, assemble, line_breaks_added
-from tolmach.markdown.document import Document, SegmentOptions, read_document
+from tolmach.markdown.document import Document, ParsedText, SegmentOptions, read_document
 from tolmach.markdown.segment import Segment
 from tolmach.markdown.structure import (
     Difference,
     Fingerprint,
     fingerprint,
     fingerprint_of_tokens,
+    parser_input,
     structure_differences,
 )
 
 __all__ = [
-    "MAX_TRIALS", "Rejection", "VerifiedBuild", "Verifier", "read_with_structure", "verified_build",
+    "MAX_TRIALS", "Rejection", "VerifiedBuild", "Verifier", "read_parsed", "read_with_structure",
+    "verified_build",
 ]
 
 Lookup = Mapping[str, str] | Callable[[str], str | None]
@@ -87,12 +90,14 @@ class Rejection:
 
 @dataclass(frozen=True)
 class VerifiedBuild:
-    """A built text whose structure is the source's, and the translations left out."""
+    """A built text whose structure is the source's, and the translations left out;
+    ``parsed``: the parse that verified it, for whoever renders it next."""
 
     text: str
     rejected: tuple[Rejection, ...] = ()
     normalized: tuple[tuple[Segment, tuple[str, ...]], ...] = field(default=())
     builds: int = 1
+    parsed: ParsedText | None = field(default=None, compare=False, repr=False)
 
     def notes(
         self, catalog: str, source: str, entry_lines: Mapping[str, int], *, refused: bool = False
@@ -165,16 +170,23 @@ class Verifier:
     ) -> tuple[list[Difference], dict[int, int]]:
         """How the structure of an assembled text differs from the source's, and its
         injected lines (see :meth:`origins`)."""
-        origin, injected = self.origins(assembly)
-        found = structure_differences(
-            self.source,
-            assembly.text,
-            self.parser,
-            origin=origin,
-            same_image=same_image,
-            **self.options,
-        )
+        found, injected, _ = self.compare(assembly, same_image)
         return found, injected
+
+    def compare(
+        self, assembly: Assembly, same_image: Callable[[str, str], bool] | None = None
+    ) -> tuple[list[Difference], dict[int, int], ParsedText]:
+        """:meth:`differences`, and the parse of the assembled text they come from."""
+        origin, injected = self.origins(assembly)
+        env: dict = {}
+        count_work("parse")
+        tokens = self.parser.parse(parser_input(assembly.text), env)
+        built = fingerprint_of_tokens(tokens, env, assembly.text, **self.options)
+        found = structure_differences(
+            self.source, built, self.parser, origin=origin, same_image=same_image, **self.options
+        )
+        dialect = self.document.dialect if self.parser is self.document.dialect.parser() else None
+        return found, injected, ParsedText(assembly.text, tokens, env, dialect)
 
     def origins(self, assembly: Assembly) -> tuple[list[int], dict[int, int]]:
         """Source line of each built line, and the injected built lines with the index
@@ -220,9 +232,19 @@ def read_with_structure(
 ) -> tuple[Document, Fingerprint]:
     """The source's segments (:func:`parse_document`) and its structure (what
     :attr:`Verifier.source` takes) from one parse: a step that verifies builds needs both."""
+    document, structure, _ = read_parsed(text, options, hints=hints)
+    return document, structure
+
+
+def read_parsed(
+    text: str, options: SegmentOptions | None = None, *, hints: bool = False
+) -> tuple[Document, Fingerprint, ParsedText]:
+    """:func:`read_with_structure`, and the parse itself, for a step that renders the
+    source too (the reading parser's tokens are the dialect parser's, breaks noted)."""
     options = options or SegmentOptions()
     document, tokens, env = read_document(text, options, hints=hints)
-    return document, fingerprint_of_tokens(tokens, env, text, **_structure_options(options))
+    structure = fingerprint_of_tokens(tokens, env, text, **_structure_options(options))
+    return document, structure, ParsedText(text, tokens, env, options.dialect)
 
 
 def _structure_options(options: SegmentOptions) -> dict:
@@ -276,12 +298,12 @@ class _Attribution:
 
     def run(self) -> VerifiedBuild:
         assembly = self.assemble(self.keep)
-        differences, injected = self.verifier.differences(assembly, self.same_image)
+        differences, injected, parsed = self.verifier.compare(assembly, self.same_image)
         while differences:
             self.blame(assembly, differences, injected)
             assembly = self.assemble(self.keep)
-            differences, injected = self.verifier.differences(assembly, self.same_image)
-        assembly = self.acquit(assembly)
+            differences, injected, parsed = self.verifier.compare(assembly, self.same_image)
+        assembly, parsed = self.acquit(assembly, parsed)
         for index, diffs in self.blamed.items():
             self.rejected.setdefault(index, tuple(diffs))
         segments = self.verifier.document.segments
@@ -289,7 +311,9 @@ class _Attribution:
             Rejection(i, segments[i], self.lookup(segments[i].text) or "", self.rejected[i])
             for i in sorted(self.rejected)
         )
-        return VerifiedBuild(assembly.text, rejected, self.normalized(assembly), self.builds)
+        return VerifiedBuild(
+            assembly.text, rejected, self.normalized(assembly), self.builds, parsed=parsed
+        )
 
     def blame(
         self, assembly: Assembly, differences: list[Difference], injected: dict[int, int]
@@ -318,8 +342,9 @@ class _Attribution:
                 self.suspects.append(index)
                 self.keep.add(index)
 
-    def acquit(self, clean: Assembly) -> Assembly:
-        """Put suspects back by bisection (step 3); return the last clean assembly."""
+    def acquit(self, clean: Assembly, parsed: ParsedText) -> tuple[Assembly, ParsedText]:
+        """Put suspects back by bisection (step 3); return the last clean assembly, and
+        its parse."""
         groups = [sorted(set(self.suspects))] if self.suspects else []
         trials = 0
         while groups:
@@ -329,10 +354,10 @@ class _Attribution:
             trials += 1
             trial = self.keep - set(group)
             assembly = self.assemble(trial)
-            differences, _ = self.verifier.differences(assembly, self.same_image)
+            differences, _, trial_parse = self.verifier.compare(assembly, self.same_image)
             if not differences:
                 self.keep = trial
-                clean = assembly
+                clean, parsed = assembly, trial_parse
                 for index in group:
                     self.blamed.pop(index, None)
             elif len(group) == 1:
@@ -340,7 +365,7 @@ class _Attribution:
             else:
                 half = len(group) // 2
                 groups += [group[half:], group[:half]]
-        return clean
+        return clean, parsed
 
     def normalized(self, assembly: Assembly) -> tuple[tuple[Segment, tuple[str, ...]], ...]:
         """Translations in the build whose line-end characters were replaced."""

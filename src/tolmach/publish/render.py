@@ -30,14 +30,19 @@ import re
 from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 from urllib.parse import unquote
 
 from markdown_it import MarkdownIt
+from markdown_it.rules_core import StateCore
 from markdown_it.token import Token
 
 from tolmach.fileio import count_work
 from tolmach.markdown.dialects import COMMONMARK, Dialect
 from tolmach.publish.constructs import keep_safe_attributes, site_constructs
+
+if TYPE_CHECKING:
+    from tolmach.markdown.document import ParsedText
 
 __all__ = [
     "ALLOWED_SCHEMES",
@@ -49,6 +54,7 @@ __all__ = [
     "publishing_parser",
     "render_article",
     "render_markdown",
+    "reusable_tokens",
     "safe_destination",
     "segment_key",
 ]
@@ -141,15 +147,21 @@ def render_article(
     links: Callable[[str, str], str] | None = None,
     *,
     dialect: Dialect = COMMONMARK,
+    parsed: ParsedText | None = None,
 ) -> Rendered:
     """HTML with an ``id`` on every heading, and the headings for a table of contents.
 
     ``links(kind, url)`` may rewrite each image source (``kind`` "image") and link
-    destination ("link"), e.g. to the published copy of an asset.
+    destination ("link"), e.g. to the published copy of an asset. ``parsed``: the
+    dialect parser's reading of ``text``, used instead of parsing again where it is the
+    reading this renderer would make (see :func:`reusable_tokens`).
     """
     md = _parser(dialect)
     count_work("render")
-    tokens = md.parse(text.removeprefix("\ufeff"), {})  # a BOM is a signature, not text
+    tokens = reusable_tokens(parsed, text, dialect) if parsed is not None else None
+    if tokens is None:
+        count_work("render parse")
+        tokens = md.parse(text.removeprefix("\ufeff"), {})  # a BOM is a signature, not text
     _align_by_class(tokens)
     keep_safe_attributes(tokens, safe_destination)
     if fallback is not None:
@@ -158,6 +170,64 @@ def render_article(
         _rewrite_links(tokens, links)
     headings = tuple(_anchor_headings(tokens))
     return Rendered(md.renderer.render(tokens, md.options, {}), headings)
+
+
+def reusable_tokens(parsed: ParsedText, text: str, dialect: Dialect) -> list[Token] | None:
+    """The tokens of ``parsed`` as this renderer's own parse of ``text`` would make
+    them, or None when they may differ (the caller parses then).
+
+    The renderer's parser is the dialect's with raw HTML off and links checked by
+    :func:`safe_destination`, which refuses all the dialect's parser refuses and more. So
+    the two read a text alike when the dialect's reading holds no raw HTML and every
+    destination in it (links, images, reference definitions, URL attributes) passes
+    :func:`safe_destination`: each rule then succeeds or fails in both. What remains is
+    to run the rules only the renderer's parser has.
+    """
+    if parsed.dialect != dialect or parsed.text != text:
+        return None
+    tokens = parsed.take()
+    if tokens is None or not _read_alike(tokens, parsed.env, _parser(dialect)):
+        return None
+    state = StateCore(text, _parser(dialect), parsed.env)
+    state.tokens = tokens
+    for rule in _rules_of_renderer_only(dialect):
+        rule(state)
+    return state.tokens
+
+
+#: Attributes whose value is a destination (as markdown-it's attribute plugins read them).
+_URL_ATTRIBUTES = ("href", "src", "action", "formaction", "xlink:href")
+
+
+def _read_alike(tokens: list[Token], env: dict, md: MarkdownIt) -> bool:
+    """Whether the renderer's parser reads the text of ``tokens`` as they say: no raw
+    HTML in them, and every destination one it accepts."""
+    for reference in (env.get("references") or {}).values():
+        if not safe_destination(str(reference.get("href", ""))):
+            return False
+    pending = list(tokens)
+    while pending:
+        token = pending.pop()
+        if token.type in ("html_block", "html_inline"):
+            return False
+        if token.attrs:
+            for name in _URL_ATTRIBUTES:
+                value = token.attrs.get(name)
+                if value is not None and not (
+                    safe_destination(str(value)) and safe_destination(md.normalizeLink(str(value)))
+                ):
+                    return False
+        if token.children:
+            pending.extend(token.children)
+    return True
+
+
+@functools.lru_cache(maxsize=16)
+def _rules_of_renderer_only(dialect: Dialect) -> tuple[Callable, ...]:
+    """The core rules the renderer's parser runs and the dialect's parser does not (the
+    site's shapes of containers), in order."""
+    shared = set(dialect.parser().core.ruler.getRules(""))
+    return tuple(rule for rule in _parser(dialect).core.ruler.getRules("") if rule not in shared)
 
 
 def plain_text(markdown_inline: str) -> str:

@@ -81,6 +81,7 @@ from tolmach.publish.web import FeedEntry, SitemapEntry, absolute, atom_feed, si
 if TYPE_CHECKING:  # parsers and templates load when a page is judged or rendered, not on a no-op
     from jinja2 import Environment
 
+    from tolmach.markdown.document import ParsedText
     from tolmach.markdown.verify import VerifiedBuild, Verifier
     from tolmach.publish.render import Rendered
 
@@ -383,7 +384,8 @@ class _Publisher:
                 self.outcomes[(doc.name, page.language.code)] = outcome
                 links, anchors = None, None
                 if verdict.published:
-                    links, anchors, drafts[page.language.code] = self._destinations(page)
+                    links, anchors, drafts[page.language.code] = self._destinations(
+                        page, self._parse_of(page, document))
                 facts = [page.title, page.description, page.updated, outcome.percent_label,
                          page.state]
                 rows.append([page.language.code, [verdict.published, verdict.reason,
@@ -402,12 +404,23 @@ class _Publisher:
         return Fresh({"pages": rows, "reviews": reviews, "drafts": drafts},
                      {"pages": rows, "reviews": []}, outputs, conditions)
 
-    def _destinations(self, page: Page) -> tuple[list, list[str], DraftAt | None]:
+    def _parse_of(self, page: Page, document) -> ParsedText | None:
+        """The parse that read the page's text on the way here (the source's, or the one
+        that verified the build), which its rendering may reuse."""
+        if page.language == self.source:
+            return self.project.source_parse(document)
+        verified = self.verified.get((page.doc.name, page.language.code))
+        return verified.parsed if verified is not None else None
+
+    def _destinations(
+        self, page: Page, parsed: ParsedText | None = None
+    ) -> tuple[list, list[str], DraftAt | None]:
         """Every destination of a page, in order, with the source line of a local one:
         what its link fingerprint and its assets are made from; its heading ids, which
         links with a fragment to it are resolved against; and where the article rendered
         on the way is kept as a draft for pass 2, each destination a placeholder until
-        every verdict is known (see :meth:`_draft`), if it was kept."""
+        every verdict is known (see :meth:`_draft`), if it was kept. ``parsed``: the
+        page's text as already parsed (:func:`~tolmach.publish.render.render_article`)."""
         found: list = []
 
         def note(kind: str, url: str) -> str:
@@ -417,7 +430,8 @@ class _Publisher:
         from tolmach.publish.render import render_article
 
         fallback = None if page.progress is None else fallback_of(page, self.source)
-        rendered = render_article(page.markdown, fallback, note, dialect=self._dialect(page.doc))
+        rendered = render_article(page.markdown, fallback, note, dialect=self._dialect(page.doc),
+                                  parsed=parsed)
         at = None
         if self.draft_file is not None:
             draft = (_page_facts(page), rendered, [(kind, url) for kind, url, _ in found])
