@@ -218,6 +218,17 @@ def test_a_forked_worker_sends_back_only_what_it_matched_itself(monkeypatch) -> 
     monkeypatch.setattr(matchcache.os, "getpid", lambda: 101)  # the worker, with its copy
     assert table.take_new() == {}
     found(termbase, in_worker, heading)
-    assert list(table.take_new().values()) == [table.found[in_worker, heading and
-                                                            termbase._heading_rules]]
+    matched = table.found[in_worker, heading and termbase._heading_rules]
+    assert list(table.take_new().values()) == [matched]
     assert table.take_new() == {}  # taken once
+
+
+def test_a_worker_keeps_what_it_looked_up_by_digest_once_sent(monkeypatch) -> None:
+    """After sending its matches back, a worker holds no text of them, and still answers
+    every text it looked up without matching it again."""
+    termbase = parse_termbase(GLOSSARY)
+    table = termbase.match_table
+    answers = {(text, heading): found(termbase, text, heading) for text, heading in TEXTS}
+    assert table.take_new() and table.found == {}
+    monkeypatch.setattr(type(termbase), "_find", lambda *args: pytest.fail("matched again"))
+    assert {(text, heading): found(termbase, text, heading) for text, heading in TEXTS} == answers

@@ -103,11 +103,17 @@ class MatchTable:
 
     def take_new(self) -> dict[bytes, Found]:
         """What was found by matching since the last call, by stored key: what a worker
-        sends back to the process that saves (see :meth:`MatchStore.take_new`)."""
+        sends back to the process that saves (see :meth:`MatchStore.take_new`).
+
+        A worker never saves, so from here on it keeps every text it looked up by its
+        key, as the stored texts are: 16 bytes a text instead of the text itself, so its
+        memory grows that much slower with the documents it goes through."""
         if self._unsent_by != os.getpid():
             return {}
         taken = {_text_key(*key): self.found[key] for key in self._unsent}
         self._unsent.clear()
+        self.stored.update((_text_key(*key), found) for key, found in self.found.items())
+        self.found.clear()
         return taken
 
     def learn(self, found: dict[bytes, Found]) -> None:
