@@ -18,6 +18,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from strategies import ROBUST
 
+import tolmach.glossary.match as match_module
 from tolmach.cli.glossary import glossary, markdown_texts
 from tolmach.glossary import (
     GlossaryError,
@@ -69,6 +70,20 @@ def test_lemmas_are_every_normal_form_the_ranked_analyzer_gives():
     for word in words:
         ranked = {normalize_word(p.normal_form) for p in morph_analyzer().parse(word)}
         assert word_lemmas(word) == frozenset(ranked or {word}), word
+
+
+def test_the_forms_of_a_word_share_one_set_of_lemmas(monkeypatch):
+    """A run remembers every word's lemmas: its forms hold one set, not a copy each, and
+    the sets kept for sharing are bounded."""
+    forms = ("процессоры", "процессора", "процессорами")
+    assert len({id(word_lemmas(form)) for form in forms}) == 1
+    monkeypatch.setattr(match_module, "_MOST_LEMMA_SETS", 2)
+    word_lemmas.cache_clear()
+    for form in ("ядро", "ядрами", "видеокарта", "видеокарты", "вывод"):
+        word_lemmas(form)
+        assert len(match_module._LEMMA_SETS) <= 2
+    assert word_lemmas("вывод") == frozenset(
+        normalize_word(p.normal_form) for p in morph_analyzer().parse("вывод"))
 
 
 # --- checking translations -----------------------------------------------------------

@@ -150,10 +150,20 @@ def lemma_analyzer():
 
 @functools.lru_cache(maxsize=200_000)
 def word_lemmas(word: str) -> frozenset[str]:
-    """Every lemma pymorphy3 offers for a word: «ядра» may be «ядро» or something else."""
+    """Every lemma pymorphy3 offers for a word: «ядра» may be «ядро» or something else.
+
+    The forms of a word share one set (:data:`_LEMMA_SETS`): a run remembers the lemmas
+    of every word it met, and a text meets most words in several forms."""
     word = normalize_word(word)
-    lemmas = {normalize_word(parse[2]) for parse in lemma_analyzer().parse(word)}
-    return frozenset(lemmas or {word})
+    lemmas = frozenset({normalize_word(parse[2]) for parse in lemma_analyzer().parse(word)} or {word})
+    if len(_LEMMA_SETS) >= _MOST_LEMMA_SETS:  # as many as the words remembered: start again
+        _LEMMA_SETS.clear()
+    return _LEMMA_SETS.setdefault(lemmas, lemmas)
+
+
+#: Each set of lemmas :func:`word_lemmas` gave, by itself: the one copy its words share.
+_LEMMA_SETS: dict[frozenset[str], frozenset[str]] = {}
+_MOST_LEMMA_SETS = 200_000
 
 
 @functools.lru_cache(maxsize=20_000)
