@@ -310,6 +310,13 @@ def test_project_catalogs_refuses_a_catalog_linked_out_of_a_linked_folder(tmp_pa
     with pytest.raises(OutsideError) as caught:
         project_catalogs(tmp_path / "p")
     assert caught.value.path == str(locales / "fr")
+    (locales / "fr").unlink()
+    (locales / "it").mkdir()
+    (locales / "it" / "LC_MESSAGES").symlink_to(tmp_path / "outside" / "LC_MESSAGES",
+                                               target_is_directory=True)
+    with pytest.raises(OutsideError) as caught:  # a locale's LC_MESSAGES linked out
+        project_catalogs(tmp_path / "p")
+    assert caught.value.path == str(locales / "it" / "LC_MESSAGES")
 
 
 def memory_rows(path: Path) -> dict[str, list[tuple]]:

@@ -965,8 +965,10 @@ def project_catalogs(root: Path, locales_dir: str = "locales") -> list[CatalogFi
     document's name may hold folders (``guide/intro/index``); in path order.
 
     Found as ``Path.glob("*/LC_MESSAGES/**/*.po")`` finds them, with one directory listing
-    per folder; a catalog linked from outside (itself, or a folder on its way) is refused,
-    each folder's links followed once rather than every catalog's whole path.
+    per folder; a catalog linked from outside (itself, or a folder on its way) is refused.
+    Below ``LC_MESSAGES`` the walk follows no link, so only a locale's ``LC_MESSAGES``
+    (with the locale folder) and a catalog that is a link itself have links to follow:
+    the listings say which are, and every other catalog costs no system call of its own.
     """
     locales = Path(root) / locales_dir
     found = _catalog_parts(str(locales))
@@ -976,9 +978,15 @@ def project_catalogs(root: Path, locales_dir: str = "locales") -> list[CatalogFi
     shown = "" if shown == "." else shown + "/"
     guard = LinkGuard()
     catalogs = []
-    for parts in found:  # a catalog linked from outside is never read into the memory
+    followed: set[str] = set()  # locales whose LC_MESSAGES was followed
+    for parts, linked in found:  # a catalog linked from outside is never read into the memory
         path = locales.joinpath(*parts)
-        guard.inside(locales, path, where=f"{locales_dir}/", refused=_NOT_FOLLOWED)
+        if parts[0] not in followed:
+            guard.inside(locales, locales / parts[0] / "LC_MESSAGES", where=f"{locales_dir}/",
+                         refused=_NOT_FOLLOWED)
+            followed.add(parts[0])
+        if linked:
+            guard.inside(locales, path, where=f"{locales_dir}/", refused=_NOT_FOLLOWED)
         messages = max(n for n, part in enumerate(parts[:-1]) if part == "LC_MESSAGES")
         name = parts[-1][:-3] if parts[-1] != ".po" else parts[-1]  # as with_suffix("")
         document = "/".join((*parts[messages + 1:-1], name))
@@ -986,10 +994,11 @@ def project_catalogs(root: Path, locales_dir: str = "locales") -> list[CatalogFi
     return catalogs
 
 
-def _catalog_parts(locales: str) -> list[tuple[str, ...]]:
+def _catalog_parts(locales: str) -> list[tuple[tuple[str, ...], bool]]:
     """The parts (from ``locales``) of every ``*/LC_MESSAGES/**/*.po``, sorted as paths
-    are: a locale folder and LC_MESSAGES may be links to folders, ``**`` follows none."""
-    found: list[tuple[str, ...]] = []
+    are, each with whether the file is a link: a locale folder and LC_MESSAGES may be
+    links to folders, ``**`` follows none."""
+    found: list[tuple[tuple[str, ...], bool]] = []
     for locale in _listing(locales):
         messages = os.path.join(locale.path, "LC_MESSAGES")
         if _is_folder(locale) and os.path.isdir(messages):
@@ -1001,7 +1010,7 @@ def _catalog_parts(locales: str) -> list[tuple[str, ...]]:
 def _collect_catalogs(folder: str, parts: tuple[str, ...], found: list) -> None:
     for entry in _listing(folder):
         if entry.name.endswith(".po"):
-            found.append((*parts, entry.name))
+            found.append(((*parts, entry.name), _is_link(entry)))
         if _is_folder(entry) and not entry.is_symlink():
             _collect_catalogs(entry.path, (*parts, entry.name), found)
 
@@ -1012,6 +1021,14 @@ def _listing(folder: str) -> list[os.DirEntry]:
             return list(entries)
     except OSError:  # not there, not a folder, not readable: glob finds nothing there
         return []
+
+
+def _is_link(entry: os.DirEntry) -> bool:
+    """Whether an entry is a link; one that cannot be told is followed as if it were."""
+    try:
+        return entry.is_symlink()
+    except OSError:
+        return True
 
 
 def _is_folder(entry: os.DirEntry) -> bool:
