@@ -148,6 +148,16 @@ def test_the_checks_register_when_first_asked_for():
     assert (before, int(count), ordered) == ("0", declared, "True")
 
 
+def test_a_hint_knows_every_check_before_any_catalog_is_checked():
+    """The how-to-waive hint asks the lazy registry, not the checks registered so far: in
+    a fresh interpreter, a per-entry check has its waiver line."""
+    probe = ("from tolmach.checks.hints import how_to_waive; "
+             "print(repr(how_to_waive('markup')))")
+    result = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                            check=True)
+    assert "# tolmach: ignore markup" in result.stdout
+
+
 def test_an_update_with_no_catalog_to_merge_reads_no_glossary(tmp_path):
     """A no-op ``update`` finds every catalog's record: the glossary, whose digest is in
     each record's key, was read fine when they were made, and is not read again."""

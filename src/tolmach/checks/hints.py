@@ -6,7 +6,7 @@ with what to do (``— write 6,9 … or waive: # tolmach: ignore numbers — rea
 
 from __future__ import annotations
 
-from tolmach.checks.registry import CHECKS
+from tolmach.checks.registry import registered
 
 __all__ = ["FIXES", "how_to_fix", "how_to_waive"]
 
@@ -44,7 +44,7 @@ def how_to_fix(check: str) -> str:
 
 def how_to_waive(check: str) -> str:
     """The waiver for ``check`` on one entry; empty for checks counted per catalog."""
-    registered = CHECKS.get(check)
-    if registered is None or registered.per != "entry":
+    known = registered().get(check)  # the families register when first asked for
+    if known is None or known.per != "entry":
         return ""
     return _PER_ENTRY_WAIVER.format(check=check)
