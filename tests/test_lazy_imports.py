@@ -26,18 +26,20 @@ for args in json.loads(sys.argv[1]):
         cli(args, prog_name="tolmach")
     except SystemExit:
         pass
-heavy = json.loads(sys.argv[2])
-print(json.dumps(sorted({m.split(".")[0] for m in sys.modules} & set(heavy))))
+print(json.dumps(sorted(sys.modules)))
 """
+
+
+def modules_loaded_by(*commands: list[str]) -> list[str]:
+    """Every module a fresh interpreter loaded to run ``commands`` in turn."""
+    result = subprocess.run([sys.executable, "-c", PROBE, json.dumps(commands)],
+                            capture_output=True, text=True, check=True)
+    return json.loads(result.stdout.strip().splitlines()[-1])
 
 
 def loaded_by(*commands: list[str]) -> list[str]:
     """The heavy libraries a fresh interpreter loaded to run ``commands`` in turn."""
-    result = subprocess.run(
-        [sys.executable, "-c", PROBE, json.dumps(commands), json.dumps(HEAVY)],
-        capture_output=True, text=True, check=True,
-    )
-    return json.loads(result.stdout.strip().splitlines()[-1])
+    return sorted({name.split(".")[0] for name in modules_loaded_by(*commands)} & set(HEAVY))
 
 
 def all_commands():
@@ -169,14 +171,3 @@ def test_an_update_with_no_catalog_to_merge_reads_no_glossary(tmp_path):
     assert "tolmach.glossary.termbase" in modules_loaded_by(update)  # the first run merges
     assert "tolmach.glossary.termbase" not in modules_loaded_by(update)
 
-
-def modules_loaded_by(command: list[str]) -> list[str]:
-    """Every module a fresh interpreter loaded to run ``command``."""
-    probe = (
-        "import json, sys\nfrom tolmach.cli import cli\n"
-        "try:\n    cli(json.loads(sys.argv[1]), prog_name='tolmach')\nexcept SystemExit:\n    pass\n"
-        "print(json.dumps(sorted(sys.modules)))"
-    )
-    result = subprocess.run([sys.executable, "-c", probe, json.dumps(command)],
-                            capture_output=True, text=True, check=True)
-    return json.loads(result.stdout.strip().splitlines()[-1])

@@ -110,9 +110,10 @@ class MatchTable:
         memory grows that much slower with the documents it goes through."""
         if self._unsent_by != os.getpid():
             return {}
-        taken = {_text_key(*key): self.found[key] for key in self._unsent}
+        keys = {key: _text_key(*key) for key in self.found}  # every unsent one is found
+        taken = {keys[key]: self.found[key] for key in self._unsent}
         self._unsent.clear()
-        self.stored.update((_text_key(*key), found) for key, found in self.found.items())
+        self.stored.update((keys[key], found) for key, found in self.found.items())
         self.found.clear()
         return taken
 

@@ -185,10 +185,11 @@ def reusable_tokens(parsed: ParsedText, text: str, dialect: Dialect) -> list[Tok
     """
     if parsed.dialect != dialect or parsed.text != text:
         return None
+    md = _parser(dialect)
     tokens = parsed.take()
-    if tokens is None or not _read_alike(tokens, parsed.env, _parser(dialect)):
+    if tokens is None or not _read_alike(tokens, parsed.env, md):
         return None
-    state = StateCore(text, _parser(dialect), parsed.env)
+    state = StateCore(text, md, parsed.env)
     state.tokens = tokens
     for rule in _rules_of_renderer_only(dialect):
         rule(state)
