@@ -141,10 +141,11 @@ class Finding:
 
     def __str__(self) -> str:
         """``path.po:LINE (source.md:LINE): severity: [check] message — how to fix``."""
-        severity = "waived" if self.waived else self.severity
-        place = f"{self.path}:{self.line}" + (f" ({self.source})" if self.source else "")
-        text = f"{place}: {severity}: [{self.check}] {self.message}"
-        return f"{text} — {self.fix}" if self.fix and not self.waived else text
+        source = f" ({self.source})" if self.source else ""
+        if self.waived:
+            return f"{self.path}:{self.line}{source}: waived: [{self.check}] {self.message}"
+        fix = f" — {self.fix}" if self.fix else ""
+        return f"{self.path}:{self.line}{source}: {self.severity}: [{self.check}] {self.message}{fix}"
 
 
 class CheckError(Exception):

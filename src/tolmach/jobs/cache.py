@@ -45,7 +45,7 @@ CACHE_DIR = Path(".tolmach-cache") / "results"
 DIGESTS_FILE = "files.json"
 RACY_SECONDS = 2.0  # FAT's two-second times, and any clock of whole seconds
 FINE_RACY_SECONDS = 0.1  # a clock of ticks of a few milliseconds (Linux, NTFS, APFS)
-FORMAT = 1  # of the files below; part of the folder's name
+FORMAT = 2  # of the files below; part of the folder's name
 MISS = object()  # what :meth:`ResultCache.get` returns when no record holds
 
 
