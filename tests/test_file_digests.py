@@ -92,3 +92,38 @@ def test_a_file_is_read_again_only_while_its_clock_may_not_have_ticked(
     again = FileDigests(tmp_path, files.known)
     again.digest(path)
     assert again.hashed == hashed
+
+
+def test_the_files_a_run_wrote_are_hashed_as_it_saves_so_the_next_run_reads_none(tmp_path: Path):
+    from tolmach.jobs import ResultCache
+
+    page = tmp_path / "out" / "a.html"
+    page.parent.mkdir()
+    cache = ResultCache(tmp_path, "v")
+    page.write_text("<p>Текст</p>\n", "utf-8")
+    cache.put("publish-page", "a.html", "key", outputs={page: "digest of what was written"})
+    asset = tmp_path / "out" / "b.png"
+    asset.write_bytes(b"\x89PNG")
+    cache.wrote(asset)  # copied besides the units' outputs
+    for path in (page, asset):
+        _stamp(path, 0.5, whole_seconds=False)  # written a while before the run saves
+    cache.save(["a"])
+    later = ResultCache(tmp_path, "v")
+    assert later.digest(page) and later.digest(asset)
+    assert later.files.hashed == 0
+
+
+def test_a_file_hashed_within_a_tick_of_being_written_is_hashed_again_as_the_run_saves(
+        tmp_path: Path):
+    from tolmach.jobs import ResultCache
+
+    page = tmp_path / "a.html"
+    page.write_text("<p>Один</p>\n", "utf-8")
+    cache = ResultCache(tmp_path, "v")
+    cache.put("publish-page", "a.html", "key", outputs={page: "digest"})
+    cache.digest(page)  # asked again at once (a search chunk's key), racily
+    _stamp(page, 0.5, whole_seconds=False)
+    cache.save(["a"])
+    assert cache.files.hashed == 2
+    later = ResultCache(tmp_path, "v")
+    assert later.digest(page) and later.files.hashed == 0

@@ -253,6 +253,14 @@ def test_index_over_a_large_catalog_finds_what_comparing_everything_finds() -> N
         assert found and found[0][0] == pytest.approx(brute_force_best(texts, edited, 0.6))
 
 
+def test_a_catalog_small_enough_to_compare_in_full_is_not_indexed() -> None:
+    """A page's catalog of a few dozen strings is compared with each of them (in C):
+    listing their features would cost more than every search of it."""
+    small = FuzzyIndex(edited_catalog(400, seed=3))
+    assert not small.postings and not small.by_length
+    assert FuzzyIndex(edited_catalog(4000, seed=3)).postings
+
+
 def test_index_finds_short_strings_whose_only_word_changed() -> None:
     index = FuzzyIndex(["Сборка", "Установка драйвера", "Обзор"])
     assert index.search("Сборки", 0.6)[0][1] == 0

@@ -41,6 +41,11 @@ class FuzzyIndex:
     def __init__(self, texts: list[str]) -> None:
         self.texts = texts
         self.postings: dict[str, list[int]] = defaultdict(list)
+        self.by_length: list[int] = []
+        self.lengths: list[int] = []
+        self.texts_by_length: list[str] = []
+        if len(texts) <= _BRUTE_FORCE:
+            return  # compared in full (see search): an index would go unread
         for number, text in enumerate(texts):
             for token in set(tokens(text)):
                 self.postings[token].append(number)

@@ -132,6 +132,16 @@ class FileDigests:
         """The file is about to change: hash it again when next asked."""
         self.memo.pop(self.relative(path), None)
 
+    def settle(self, path: Path) -> None:
+        """Hash the file again, unless this run already hashed it long enough after its
+        last change for the digest to hold next time (see :func:`_settled`)."""
+        name = self.relative(path)
+        record = self.known.get(name)
+        if name in self.memo and record is not None and _settled(record[1], record[3]):
+            return
+        self.memo.pop(name, None)
+        self.digest(path)
+
     def _digest(self, path: Path, name: str) -> str:
         try:
             before = os.stat(path)
@@ -219,6 +229,7 @@ class ResultCache:
         self.trust = trust
         self.files = FileDigests(root, self._read_json(self.base / DIGESTS_FILE, {}))
         self.stages: dict[str, _Stage] = {}
+        self._written: list[Path] = []  # files the run's units wrote or found (see put)
         self.hits = 0
         self.misses = 0
 
@@ -299,9 +310,15 @@ class ResultCache:
         the right bytes) to the digest of those bytes."""
         written = {self.files.relative(path): digest for path, digest in (outputs or {}).items()}
         for path in outputs or {}:
-            self.files.forget(path)
+            self.wrote(path)
         record = Record(key, payload, written, list(conditions), document)
         self._stage(stage).put(unit, record)
+
+    def wrote(self, path: Path) -> None:
+        """A file the run wrote (a unit's output, or a list or an asset besides them): its
+        digest is made again when the run saves (see :meth:`_hash_what_was_written`)."""
+        self.files.forget(path)
+        self._written.append(path)
 
     def drop(self, stage: str, unit: str) -> None:
         """Forget what was recorded for a unit (it failed, or no longer exists)."""
@@ -315,10 +332,24 @@ class ResultCache:
             data = stage.own_json(live)
             if data is not None:
                 self._write_json(self.folder / self._file_name(name), data)
+        self._hash_what_was_written()
         if self.files.changed:
             self._write_json(self.base / DIGESTS_FILE, self.files.known)
         self._prune_other_versions()
         gc.unfreeze()  # the run is over: what it kept goes back to the collector
+
+    def _hash_what_was_written(self) -> None:
+        """Read the run's outputs once more, now that most have settled, so that the next
+        run takes each one's size and time for its digest.
+
+        A file hashed within a tick of its last change is read again by the next run
+        (see :func:`_settled`): a change in that tick would not show in its stamp. So a
+        cold ``publish`` of a thousand documents left its 3,000 pages to be read by the
+        run after it, which then took twice as long as the runs after that. Read here,
+        each counts from now; only the last tenth of a second's writes are read again."""
+        for path in self._written:
+            self.files.settle(path)
+        self._written.clear()
 
     # --- files ------------------------------------------------------------------------
 

@@ -686,7 +686,7 @@ class _Publisher:
         if self._changes(path, text) and write_atomic(path, text, regenerable=True):
             self.report.written.append(path)
             if self.cache is not None:  # _changes remembered the bytes it replaced
-                self.cache.files.forget(path)
+                self.cache.wrote(path)
 
     def _changes(self, path: Path, content: str | bytes) -> bool:
         """Whether ``path`` does not hold ``content`` yet (by digest: nothing is read when
@@ -835,6 +835,8 @@ class _Publisher:
                 continue
             if copy_if_changed(source, target):
                 self.report.written.append(target)
+                if self.cache is not None:
+                    self.cache.wrote(target)
 
     def _writestatic_text(self) -> None:
         names = STATIC_FILES + ((SEARCH_SCRIPT,) if self.search else ())
