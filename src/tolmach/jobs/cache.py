@@ -345,7 +345,7 @@ class ResultCache:
         A file hashed within a tick of its last change is read again by the next run
         (see :func:`_settled`): a change in that tick would not show in its stamp. So a
         cold ``publish`` of a thousand documents left its 3,000 pages to be read by the
-        run after it, which then took twice as long as the runs after that. Read here,
+        run after it, which then took nearly twice as long as the runs after that. Read here,
         each counts from now; only the last tenth of a second's writes are read again."""
         for path in self._written:
             self.files.settle(path)
