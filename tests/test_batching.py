@@ -283,3 +283,24 @@ def test_after_a_failure_the_error_is_the_one_met_first_in_order():
     else:
         raise AssertionError("no error")
     assert [n for _, n in SEEN[0]] == [0, 7]  # the pool's order did put 7 first
+
+
+def _doubled(batch):
+    return [Fresh(item * 2, [item * 2]) for item in batch[1]]
+
+
+def test_a_record_its_step_cannot_read_is_run_again_not_a_failure(tmp_path):
+    """A cache file edited or torn by hand is as good as none: the unit runs again."""
+    units = [Unit("a", "key a", 1, "a"), Unit("b", "key b", 2, "b")]
+
+    def restore(unit, payload):
+        value, = payload  # what this step records: one number
+        return value
+
+    cache = ResultCache(tmp_path, "v")
+    assert run_units("step", units, _doubled, None, cache, RunOptions(), restore=restore) == [2, 4]
+    cache.put("step", "a", "key a", "torn", document="a")  # not one number
+    cache.save(["a", "b"])
+    again = ResultCache(tmp_path, "v")
+    assert run_units("step", units, _doubled, None, again, RunOptions(), restore=restore) == [2, 4]
+    assert again.get("step", "a", "key a") == [2]  # recorded afresh

@@ -1331,7 +1331,7 @@ _FINDING_FIELDS = ("path", "line", "check", "severity", "message", "msgid", "wai
 
 #: the fields a catalog's findings mostly share (its path, the check, the severity, how
 #: to fix it): a record holds each value once, and its rows refer to them by number
-_SHARED_FIELDS = (0, 2, 3, 8)
+_SHARED_FIELDS = tuple(map(_FINDING_FIELDS.index, ("path", "check", "severity", "fix")))
 
 
 def _finding_rows(findings) -> list:
@@ -1343,8 +1343,8 @@ def _finding_rows(findings) -> list:
     rows = []
     for finding in findings:
         row = [getattr(finding, name) for name in _FINDING_FIELDS]
-        for field in _SHARED_FIELDS:
-            row[field] = shared.setdefault(row[field], len(shared))
+        for number in _SHARED_FIELDS:
+            row[number] = shared.setdefault(row[number], len(shared))
         rows.append(row)
     return [list(shared), rows]
 

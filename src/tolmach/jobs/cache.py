@@ -229,7 +229,7 @@ class ResultCache:
         self.trust = trust
         self.files = FileDigests(root, self._read_json(self.base / DIGESTS_FILE, {}))
         self.stages: dict[str, _Stage] = {}
-        self._written: list[Path] = []  # files the run's units wrote or found (see put)
+        self._written: dict[Path, None] = {}  # files the run wrote or found, once each (see put)
         self.hits = 0
         self.misses = 0
 
@@ -318,7 +318,7 @@ class ResultCache:
         """A file the run wrote (a unit's output, or a list or an asset besides them): its
         digest is made again when the run saves (see :meth:`_hash_what_was_written`)."""
         self.files.forget(path)
-        self._written.append(path)
+        self._written[path] = None
 
     def drop(self, stage: str, unit: str) -> None:
         """Forget what was recorded for a unit (it failed, or no longer exists)."""

@@ -97,15 +97,22 @@ def run_units(
             pending.append((number, record))
         else:
             cache.confirm(stage, unit.id, record, holds)
-            results[number] = restore(unit, record.payload)
+            restored = _restored(restore, unit, record.payload)
+            if restored is _UNREADABLE:
+                stale.append(number)
+            else:
+                results[number] = restored
     if before_work is not None and (stale or pending):
         before_work([units[n] for n in stale])
     for number, record in pending:
         unit = units[number]
+        restored = _UNREADABLE
         if cache.confirm(stage, unit.id, record, holds):
-            results[number] = restore(unit, record.payload)
-        else:
+            restored = _restored(restore, unit, record.payload)
+        if restored is _UNREADABLE:
             stale.append(number)
+        else:
+            results[number] = restored
     stale.sort()
     if not stale:
         options.report(what, len(units), len(units), len(units))
@@ -149,6 +156,19 @@ def run_units(
         else:
             cache.drop(stage, unit.id)
     return results
+
+
+_UNREADABLE = object()  # a record whose payload cannot be made into a result
+
+
+def _restored(restore: Callable[[Unit, Any], Any], unit: Unit, payload: Any) -> Any:
+    """``restore(unit, payload)``, or :data:`_UNREADABLE` when the payload is not what
+    this step records (a cache file edited or torn by hand): the unit then runs again,
+    as if nothing were recorded, instead of the command failing on a cache it may delete."""
+    try:
+        return restore(unit, payload)
+    except (TypeError, ValueError, KeyError, IndexError, AttributeError):
+        return _UNREADABLE
 
 
 def warm_up(options: RunOptions, function: Callable[[Any], Any], context: Any) -> None:
