@@ -58,7 +58,6 @@ COMMANDS = ("extract", "update", "check", "stats", "build", "publish")
 STATES = ("cold", "no-op", "one edit")
 LOCALES = ("en", "de", "zh_CN")
 UNTRANSLATED_EVERY = 10  # every 10th entry of a catalog stays untranslated: 90% done
-SAME_NAME = "is also used by"  # tolmach's error when two documents share a file name
 CHECK_CODES = (0, 1)  # `check` exits 1 when it finds errors: that is a result, not a failure
 TARGET_NOOP = 1.0
 TARGET_EDIT = 1.5
@@ -112,7 +111,6 @@ class Project:
     root: Path
     documents: int
     tolmach: str
-    flattened: bool = False
     edits: int = 0
     jobs: dict[str, bool] = field(default_factory=dict)
 
@@ -141,27 +139,12 @@ def create_project(root: Path, files: list[tuple[str, bytes]], copies: int) -> P
     return Project(root, len(files) * copies, tolmach_executable())
 
 
-def extract_or_flatten(project: Project) -> None:
-    """Run extract; if documents sharing a file name are refused, flatten the tree.
-
-    FALLBACK, to remove once catalogs are named by their path in the project: while
-    tolmach names a catalog after the file name alone, the corpus's 318 `article.md`
-    clash, so each file is moved to corpus/<its path with '/' written as '--'>.
-    """
+def extract(project: Project) -> None:
+    """Run extract on the corpus as it is: a docs tree, 318 `article.md` among its files."""
     command = [project.tolmach, "-C", str(project.root), "extract"]
-    first = subprocess.run(command, capture_output=True, text=True)
-    if first.returncode == 0:
-        return
-    if SAME_NAME not in first.stderr:
-        raise SystemExit(f"tolmach extract failed:\n{first.stderr}")
-    corpus = project.root / "corpus"
-    for path in sorted(corpus.rglob("*.md")):
-        flat = path.relative_to(corpus).as_posix().replace("/", "--")
-        path.rename(corpus / flat)
-    for folder in sorted((p for p in corpus.rglob("*") if p.is_dir()), reverse=True):
-        folder.rmdir()
-    project.flattened = True
-    subprocess.run(command, check=True, capture_output=True)
+    done = subprocess.run(command, capture_output=True, text=True)
+    if done.returncode != 0:
+        raise SystemExit(f"tolmach extract failed:\n{done.stderr[-3000:]}")
 
 
 def translate_catalogs(project: Project) -> int:
@@ -191,7 +174,7 @@ def translate_catalogs(project: Project) -> int:
 
 def prepare(project: Project) -> int:
     """extract, update, translate, then every command once so that all is settled."""
-    extract_or_flatten(project)
+    extract(project)
     subprocess.run(
         [project.tolmach, "-C", str(project.root), "update"], check=True, capture_output=True
     )
@@ -505,9 +488,6 @@ def toolkit_ratio(command: str, summary: Summary, reference: Reference) -> str:
 
 def print_size(title: str, rows: dict, reference: Reference, project: Project, runs: int) -> None:
     heading(f"{title}, median of {runs} run(s); {machine_note()}")
-    if project.flattened:
-        print("(FALLBACK: tree flattened to unique file names; tolmach still names catalogs "
-              "by file name)\n")
     print("| command | state | wall | CPU | peak MiB | files written | speed-up -j 2 over -j 1 "
           "| × parse floor | × translate-toolkit |")
     print("|---|---|---:|---:|---:|---:|---:|---:|---:|")
