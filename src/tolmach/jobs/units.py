@@ -89,6 +89,15 @@ def run_units(
     results: list = [None] * len(units)
     stale: list[int] = []
     pending: list[tuple[int, Any]] = []  # found, but with conditions still to check
+
+    def take(number: int, record: Any) -> None:
+        """The unit's result from its record, or the unit run again if none can be made."""
+        restored = _restored(restore, units[number], record.payload)
+        if restored is _UNREADABLE:
+            stale.append(number)
+        else:
+            results[number] = restored
+
     for number, unit in enumerate(units):
         record = None if cache is None or unit.key is None else cache.find(stage, unit.id, unit.key)
         if record is None:
@@ -97,22 +106,14 @@ def run_units(
             pending.append((number, record))
         else:
             cache.confirm(stage, unit.id, record, holds)
-            restored = _restored(restore, unit, record.payload)
-            if restored is _UNREADABLE:
-                stale.append(number)
-            else:
-                results[number] = restored
+            take(number, record)
     if before_work is not None and (stale or pending):
         before_work([units[n] for n in stale])
     for number, record in pending:
-        unit = units[number]
-        restored = _UNREADABLE
-        if cache.confirm(stage, unit.id, record, holds):
-            restored = _restored(restore, unit, record.payload)
-        if restored is _UNREADABLE:
-            stale.append(number)
+        if cache.confirm(stage, units[number].id, record, holds):
+            take(number, record)
         else:
-            results[number] = restored
+            stale.append(number)
     stale.sort()
     if not stale:
         options.report(what, len(units), len(units), len(units))
