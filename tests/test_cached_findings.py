@@ -6,6 +6,8 @@ from __future__ import annotations
 import gc
 import json
 
+import orjson
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -29,8 +31,17 @@ findings = st.builds(
 
 @given(st.lists(findings, max_size=20))
 def test_recorded_findings_come_back_as_they_were(found):
-    recorded = json.loads(json.dumps(_finding_rows(found)))  # as the cache file keeps them
-    assert _findings(recorded) == found
+    recorded = orjson.loads(orjson.dumps(_finding_rows(found)))  # as the cache file keeps them
+    restored = _findings(recorded)
+    assert restored == found
+    assert [hash(f) for f in restored] == [hash(f) for f in found]
+    assert [str(f) for f in restored] == [str(f) for f in found]
+
+
+def test_a_restored_finding_is_as_frozen_as_a_new_one():
+    (restored,) = _findings(_finding_rows([Finding("a.po", 1, "markup", "error", "m")]))
+    with pytest.raises(AttributeError):
+        restored.line = 2
 
 
 def test_what_the_findings_of_a_catalog_share_is_written_once():

@@ -1355,10 +1355,12 @@ def _findings(payload: list) -> list:
     from tolmach.checks.registry import Finding
 
     values, rows = payload
+    restored = Finding.restored
     with no_garbage_collection():
         return [
-            Finding(values[path], line, values[check], values[severity], message, msgid,
-                    waived, source, values[fix])
+            restored({"path": values[path], "line": line, "check": values[check],
+                      "severity": values[severity], "message": message, "msgid": msgid,
+                      "waived": waived, "source": source, "fix": values[fix]})
             for path, line, check, severity, message, msgid, waived, source, fix in rows
         ]
 

@@ -139,6 +139,16 @@ class Finding:
     source: str = ""  # "seeds/article.ru.md:12": where the text is in the source
     fix: str = ""  # how to fix it, or waive it
 
+    @classmethod
+    def restored(cls, fields: dict[str, Any]) -> Finding:
+        """A finding from every one of its fields, as a cache recorded them, made without
+        the frozen class's ``__init__``: that sets each field through ``object.__setattr__``,
+        and a no-op ``check`` of a thousand documents restores fifty thousand findings,
+        half as fast so."""
+        finding = object.__new__(cls)
+        object.__setattr__(finding, "__dict__", fields)
+        return finding
+
     def __str__(self) -> str:
         """``path.po:LINE (source.md:LINE): severity: [check] message — how to fix``."""
         source = f" ({self.source})" if self.source else ""

@@ -29,13 +29,14 @@ from __future__ import annotations
 import contextlib
 import gc
 import hashlib
-import json
 import os
 import time
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path, PurePath
 from typing import Any
+
+import orjson
 
 from tolmach.fileio import no_garbage_collection, write_cache_file
 
@@ -71,10 +72,14 @@ def _kept_for_the_run() -> Iterator[None]:
             gc.freeze()
 
 
+#: How cache files and keys are encoded: compact UTF-8 JSON, keys sorted (the same bytes
+#: for the same records), keys that are not strings written as strings.
+_JSON_OPTIONS = orjson.OPT_SORT_KEYS | orjson.OPT_NON_STR_KEYS
+
+
 def key_of(*parts: Any) -> str:
     """One digest for a unit's inputs: file digests, names, options (JSON-able values)."""
-    text = json.dumps(parts, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
-    return content_digest(text)
+    return content_digest(orjson.dumps(parts, option=_JSON_OPTIONS))
 
 
 class FileDigests:
@@ -381,19 +386,19 @@ class ResultCache:
         """A cache file's content; ``empty`` when it is missing, torn or not ours."""
         try:
             with _kept_for_the_run():
-                data = json.loads(path.read_bytes())
-        except (OSError, ValueError):
+                data = orjson.loads(path.read_bytes())
+        except (OSError, ValueError):  # orjson.JSONDecodeError is a ValueError
             return empty
         return data if isinstance(data, type(empty)) else empty
 
     @staticmethod
     def _write_json(path: Path, data: Any) -> None:
-        text = json.dumps(data, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
+        encoded = orjson.dumps(data, option=_JSON_OPTIONS)
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
         except OSError:
             return
-        write_cache_file(path, text.encode("utf-8"))
+        write_cache_file(path, encoded)
 
     def _prune_other_versions(self) -> None:
         """Folders of other versions or settings are of no use any more."""
