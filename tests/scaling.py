@@ -219,7 +219,7 @@ def _rest_of_the_heap_set_aside() -> Iterator[None]:
     """What the process held before the measuring, out of the collector's sight
     (``gc.freeze``) while it measures: each run starts with a full collection, so that
     one run's garbage is not left to the next, and in a test session of two thousand
-    tests that collection walked all their leftovers, 25 s of every input's 4 s."""
+    tests that collection walked all their leftovers: 25 s of every input's 30 s."""
     gc.collect()
     gc.freeze()
     try:
