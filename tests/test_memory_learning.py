@@ -43,7 +43,7 @@ def squeezed(space: int):
 def content(memory: TranslationMemory) -> list:
     """Everything the memory holds but its random id."""
     queries = ["SELECT o.name, s.* FROM segments s JOIN origins o ON o.id = s.origin_id ORDER BY s.id",
-               "SELECT * FROM tokens ORDER BY 1, 2, 3", "SELECT * FROM token_counts ORDER BY 1, 2",
+               "SELECT * FROM postings ORDER BY 1, 2",
                "SELECT * FROM changes ORDER BY rowid", "SELECT * FROM origins ORDER BY id",
                "SELECT * FROM meta WHERE key <> 'id' ORDER BY key"]
     return [memory.db.execute(query).fetchall() for query in queries]
@@ -83,7 +83,7 @@ def test_learning_together_equals_learning_in_turn(rounds, space, group, tmp_pat
 def test_learning_together_takes_the_one_statement_path_without_clashes(tmp_path, monkeypatch):
     """Without clashing ids the plans are carried out together (not one by one)."""
     applied: list = []
-    monkeypatch.setattr(TranslationMemory, "_apply", lambda self, plan: applied.append(plan))
+    monkeypatch.setattr(TranslationMemory, "_apply", lambda self, plan, postings: applied.append(plan))
     with TranslationMemory(tmp_path / "memory.sqlite3", "ru") as memory:
         learn(memory, {"a.po": [("модель", "A", "de")], "b.po": [("сеть", "A", "de")]}, True)
         assert applied == []
@@ -95,7 +95,7 @@ def test_clashing_ids_are_settled_as_in_turn_without_the_slow_path(tmp_path, mon
     the ids learning in turn would give them, still with one statement per table."""
     applied: list = []
     monkeypatch.setattr(store, "_segment_id", lambda origin, key, occurrence: 7)
-    monkeypatch.setattr(TranslationMemory, "_apply", lambda self, plan: applied.append(plan))
+    monkeypatch.setattr(TranslationMemory, "_apply", lambda self, plan, postings: applied.append(plan))
     with TranslationMemory(tmp_path / "memory.sqlite3", "ru") as memory:
         learn(memory, {"a.po": [("модель", "A", "de"), ("сеть", "A", "de")],
                        "b.po": [("модель", "B", "de")]}, True)
@@ -124,9 +124,9 @@ def test_a_look_up_sees_a_change_made_since_by_this_or_another_connection(tmp_pa
           suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(sources=st.lists(st.text(min_size=1, max_size=40), min_size=1, max_size=6))
 def test_the_index_holds_each_segments_prefixes_whatever_its_script(sources, tmp_path_factory):
-    """The index entries are made in SQL from the stored features: each is one of the
-    prefixes :func:`tokens` gives the source (letters of any script, digits, marks),
-    and each prefix counts the segments holding it."""
+    """The index is made from the stored features: each prefix :func:`tokens` gives a
+    source (letters of any script, digits, marks) lists the segments holding it, in id
+    order, and counts them."""
     from collections import Counter
 
     from tolmach.catalog.similarity import tokens
@@ -135,18 +135,58 @@ def test_the_index_holds_each_segments_prefixes_whatever_its_script(sources, tmp
     with TranslationMemory(folder / "memory.sqlite3") as memory:
         learn(memory, {"a.po": [(source, "T", "de") for source in sources]}, together=True)
         ids = dict(memory.db.execute("SELECT id, source FROM segments"))
-        entries = set(memory.db.execute("SELECT language, token, segment_id FROM tokens"))
-        counts = dict(((lang, token), df) for lang, token, df in
-                      memory.db.execute("SELECT language, token, df FROM token_counts WHERE df > 0"))
+        lists = {(language, token): (df, list(store._unpacked(packed))) for language, token, df, packed
+                 in memory.db.execute("SELECT language, token, df, ids FROM postings")}
     expected = {("de", token, number) for number, source in ids.items() for token in tokens(source)}
-    assert entries == expected
-    assert counts == Counter((language, token) for language, token, _ in expected)
+    assert {(*key, number) for key, (_, numbers) in lists.items() for number in numbers} == expected
+    assert all(numbers == sorted(numbers) for _, numbers in lists.values())
+    counts = Counter((language, token) for language, token, _ in expected)
+    assert {key: df for key, (df, _) in lists.items()} == counts
 
 
-def test_a_sqlite_without_json_functions_is_named_not_reported_as_a_broken_memory(tmp_path):
-    import sqlite3
+def postings_of(memory: TranslationMemory) -> dict[tuple[str, str], tuple[int, list[int]]]:
+    """The stored index: (language, prefix) → (count, ids)."""
+    return {(language, token): (df, list(store._unpacked(packed))) for language, token, df, packed
+            in memory.db.execute("SELECT language, token, df, ids FROM postings")}
 
-    with TranslationMemory(tmp_path / "memory.sqlite3") as memory:
-        error = memory._explain(sqlite3.OperationalError("no such table: json_each"))
-    assert "has no JSON functions" in str(error) and "3.38" in str(error)
-    assert "tm rebuild" not in str(error)  # rebuilding would not help
+
+@settings(max_examples=100, derandomize=True, database=None, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(rounds=st.lists(st.lists(UNITS, min_size=4, max_size=4), min_size=2, max_size=4),
+       space=st.sampled_from([3, 40, 1 << 30]))
+def test_the_index_follows_the_segments_as_they_come_and_go(rounds, space, tmp_path_factory,
+                                                            monkeypatch):
+    """Whatever was learned, forgotten or relearned before (ids clashing or not), each
+    prefix lists exactly the segments now holding it, in id order, and a prefix no
+    segment holds any more has no list left."""
+    from tolmach.catalog.similarity import tokens
+
+    monkeypatch.setattr(store, "_segment_id", squeezed(space))
+    folder = tmp_path_factory.mktemp("index")
+    with TranslationMemory(folder / "memory.sqlite3", "ru") as memory:
+        for number, units in enumerate(rounds):
+            kept = ORIGINS[: 1 + number % len(ORIGINS)]  # the others are forgotten
+            with memory._transaction():
+                postings = store._Postings()
+                for name in ORIGINS[len(kept):]:
+                    memory._forget_origin(name, postings)
+                memory._learn_many(((name, "catalog", name, "1", as_units(held))
+                                    for name, held in zip(kept, units, strict=False)), postings)
+                memory._index(postings)
+            segments = memory.db.execute("SELECT id, language, source FROM segments").fetchall()
+            expected: dict[tuple[str, str], list[int]] = {}
+            for segment, language, source in sorted(segments):
+                for token in sorted(set(tokens(source))):
+                    expected.setdefault((language, token), []).append(segment)
+            assert postings_of(memory) == {key: (len(ids), ids) for key, ids in expected.items()}
+    shutil.rmtree(folder)
+
+
+def test_sources_whose_keys_clash_are_told_apart_by_their_text(tmp_path, monkeypatch):
+    """Exact look-ups find a source by its key, then by its text: two sources under one
+    key (digests alike, about never) each give only their own translation."""
+    monkeypatch.setattr(store, "_source_key", lambda source: 5)
+    with TranslationMemory(tmp_path / "memory.sqlite3", "ru") as memory:
+        learn(memory, {"a.po": [("модель", "A", "de"), ("сеть", "B", "de")]}, together=True)
+        assert [m.target for m in memory.search("модель", "de", threshold=1.0)] == ["A:модель"]
+        assert [m.target for m in memory.search("сеть", "de", threshold=1.0)] == ["B:сеть"]

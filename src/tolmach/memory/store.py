@@ -6,8 +6,9 @@ PO files).  A catalog is read again only when its size or modification time
 changed, so keeping the memory current costs little.
 
 Look-ups find similar source strings through an index of word prefixes kept
-in the database (with counts, so the rarest prefixes of a query are used) and
-score the short list with the similarity `tolmach.catalog.merge` uses.
+in the database, one sorted list of segment ids for each prefix of a language (with
+its length, so the rarest prefixes of a query are used), and score the short list
+with the similarity `tolmach.catalog.merge` uses.
 
 What the memory holds is a function of what it learned, not of the order: a segment's
 id is a digest of its origin and content, and ties are broken by content. Each change
@@ -20,9 +21,12 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import heapq
 import os
 import shutil
 import sqlite3
+import sys
+from array import array
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
@@ -40,7 +44,7 @@ T = TypeVar("T")
 #: reads catalogs: their reviewed translations as units, one list per catalog, in order
 CatalogReader = Callable[[list["CatalogFile"]], list[list[TranslationUnit]]]
 
-SCHEMA_VERSION = "2"
+SCHEMA_VERSION = "3"
 _BUDGET = 3000  # index entries a look-up may read
 _SHORTLIST = 60
 _SCAN = 2000  # segments of a similar length a short look-up may score
@@ -56,15 +60,12 @@ CREATE TABLE IF NOT EXISTS segments (
     origin_id INTEGER NOT NULL REFERENCES origins (id) ON DELETE CASCADE,
     locale TEXT NOT NULL, language TEXT NOT NULL, context TEXT,
     source TEXT NOT NULL, target TEXT NOT NULL, length INTEGER NOT NULL,
-    features TEXT NOT NULL);
-CREATE INDEX IF NOT EXISTS segments_by_source ON segments (language, source);
+    features TEXT NOT NULL, source_key INTEGER NOT NULL);
+CREATE INDEX IF NOT EXISTS segments_by_source ON segments (language, source_key);
 CREATE INDEX IF NOT EXISTS segments_by_origin ON segments (origin_id);
 CREATE INDEX IF NOT EXISTS segments_by_length ON segments (language, length);
-CREATE TABLE IF NOT EXISTS tokens (
-    language TEXT NOT NULL, token TEXT NOT NULL, segment_id INTEGER NOT NULL,
-    PRIMARY KEY (language, token, segment_id)) WITHOUT ROWID;
-CREATE TABLE IF NOT EXISTS token_counts (
-    language TEXT NOT NULL, token TEXT NOT NULL, df INTEGER NOT NULL,
+CREATE TABLE IF NOT EXISTS postings (
+    language TEXT NOT NULL, token TEXT NOT NULL, df INTEGER NOT NULL, ids BLOB NOT NULL,
     PRIMARY KEY (language, token)) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS changes (
     language TEXT NOT NULL, counter INTEGER NOT NULL, source TEXT NOT NULL,
@@ -157,12 +158,6 @@ class TranslationMemory:
                 self.path,
                 "the translation memory is locked by another process "
                 "(another tolmach running?); try again when it has finished",
-            )
-        if "no such function: json" in text or "no such table: json" in text:
-            return TranslationMemoryError(
-                self.path,
-                f"this Python's SQLite {sqlite3.sqlite_version} has no JSON functions, which "
-                "the translation memory needs (SQLite 3.38 or later has them built in)",
             )
         name = getattr(error, "sqlite_errorname", "")
         if name == "SQLITE_FULL" or (name.startswith("SQLITE_IOERR") and self._disk_full()):
@@ -275,7 +270,7 @@ class TranslationMemory:
         for chunk in range(0, len(features), 500):
             part = features[chunk:chunk + 500]
             counts.update(self.db.execute(
-                "SELECT token, df FROM token_counts WHERE language = ? AND df > 0 AND token IN "
+                "SELECT token, df FROM postings WHERE language = ? AND token IN "
                 f"({','.join('?' * len(part))})", (language, *part)).fetchall())
         return Changes(entries, counts)
 
@@ -331,13 +326,15 @@ class TranslationMemory:
         present = {catalog.name for catalog in catalogs}
         with self._transaction():
             touched = []
+            postings = _Postings()
             for name in sorted(known.keys() - present):
-                touched += self._forget_origin(name)
+                touched += self._forget_origin(name, postings)
             touched += self._learn_many(
-                (catalog.name, "catalog", catalog.document, _stamp(catalog.path),
-                 units.pop(catalog.name))
-                for catalog in changed
+                ((catalog.name, "catalog", catalog.document, _stamp(catalog.path),
+                  units.pop(catalog.name)) for catalog in changed),
+                postings,
             )
+            self._index(postings)
             self._journal(touched)
         return len(changed)
 
@@ -378,37 +375,49 @@ class TranslationMemory:
     ) -> list[tuple[str, str, int, bool]]:
         """Make an origin hold ``units``: only the segments that differ are removed or
         added; the others stay as they are. Returns the changes for the journal."""
-        return self._apply(self._plan(name, kind, document, stamp, units))
+        postings = _Postings()
+        changes = self._apply(self._plan(name, kind, document, stamp, units), postings)
+        self._index(postings)
+        return changes
 
-    def _learn_many(self, origins: Iterable[tuple]) -> list[tuple[str, str, int, bool]]:
+    def _learn_many(self, origins: Iterable[tuple],
+                    postings: _Postings | None = None) -> list[tuple[str, str, int, bool]]:
         """Learn origins (each the arguments of :meth:`_learn`) as :meth:`_learn` would one
         after the other, but a few thousand segments at a time with one statement for each
         table (far cheaper on a new memory), each segment under the id learning in turn
-        would give it. Returns the changes for the journal, in the order of the origins."""
+        would give it, and the index brought up to date once at the end (or, given
+        ``postings``, by the caller, with other changes of the same transaction). Returns
+        the changes for the journal, in the order of the origins."""
         touched: list[tuple[str, str, int, bool]] = []
+        own = postings is None
+        postings = _Postings() if postings is None else postings
         group: list[_Plan] = []
         size = 0
-        prefixes: dict[str, str] = {}
+        prefixes: dict[str, tuple[str, int]] = {}
         for origin in origins:
             group.append(self._plan(*origin, prefixes))
             size += len(group[-1].rows) + len(group[-1].gone)
             if size >= _TOGETHER:
-                touched += self._apply_group(group)
+                touched += self._apply_group(group, postings)
                 group, size = [], 0
-        return touched + self._apply_group(group)
+        touched += self._apply_group(group, postings)
+        if own:
+            self._index(postings)
+        return touched
 
-    def _apply_group(self, plans: list[_Plan]) -> list[tuple[str, str, int, bool]]:
-        if plans and not self._apply_together(plans):
+    def _apply_group(self, plans: list[_Plan], postings: _Postings) -> list[tuple[str, str, int, bool]]:
+        if plans and not self._apply_together(plans, postings):
             for plan in plans:
-                self._apply(plan)
+                self._apply(plan, postings)
         return [change for plan in plans for change in plan.changes()]
 
     def _plan(
         self, name: str, kind: str, document: str | None, stamp: str, units: list[TranslationUnit],
-        prefixes: dict[str, str] | None = None,
+        prefixes: dict[str, tuple[str, int]] | None = None,
     ) -> _Plan:
         """Record the origin and work out which of its segments go and which come
-        (``prefixes``: the index prefixes of the sources met so far, see _segment_row)."""
+        (``prefixes``: the index prefixes and keys of the sources met so far, see
+        _segment_row)."""
         row = self.db.execute("SELECT id FROM origins WHERE name = ?", (name,)).fetchone()
         if row is None:
             origin = self.db.execute(
@@ -438,15 +447,16 @@ class TranslationMemory:
         ]
         return _Plan(gone, rows)
 
-    def _apply(self, plan: _Plan) -> list[tuple[str, str, int, bool]]:
-        """Remove the segments that go, then add the ones that come (ids as taken)."""
-        self._remove_segments(plan.gone)
+    def _apply(self, plan: _Plan, postings: _Postings) -> list[tuple[str, str, int, bool]]:
+        """Remove the segments that go, then add the ones that come (ids as taken); their
+        index entries go to ``postings``."""
+        postings.remove(plan.gone)
         self.db.executemany("DELETE FROM segments WHERE id = ?", [(s[0],) for s in plan.gone])
         self._insert_segments(plan.rows)
-        self._index(_features_of(plan.rows), +1)
+        postings.add(plan.rows)
         return plan.changes()
 
-    def _apply_together(self, plans: list[_Plan]) -> bool:
+    def _apply_together(self, plans: list[_Plan], postings: _Postings) -> bool:
         """All plans at once, each segment under the id doing them in turn would give it
         (:meth:`_ids_in_turn`); False, and nothing done, should SQLite still find an id
         taken (then they are done in turn)."""
@@ -457,9 +467,8 @@ class TranslationMemory:
                       key=lambda row: row[0])
         self.db.execute("SAVEPOINT together")
         try:
-            self._remove_segments(gone)
             self.db.executemany("DELETE FROM segments WHERE id = ?", [(s[0],) for s in gone])
-            self.db.executemany("INSERT INTO segments VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)
+            self.db.executemany("INSERT INTO segments VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)
         except sqlite3.IntegrityError:
             self.db.execute("ROLLBACK TO together")
             return False
@@ -468,7 +477,8 @@ class TranslationMemory:
         for plan, numbers in zip(plans, settled, strict=True):
             for row, number in zip(plan.rows, numbers, strict=True):
                 row[0] = number
-        self._index(_features_of(rows), +1)
+        postings.remove(gone)
+        postings.add(rows)
         return True
 
     def _ids_in_turn(self, plans: list[_Plan]) -> list[list[int]]:
@@ -506,14 +516,10 @@ class TranslationMemory:
             settled.append(numbers)
         return settled
 
-    def _remove_segments(self, segments: list[tuple]) -> None:
-        """Take segments ``(id, language, features, …)`` out of the index."""
-        self._index([(language, features, number) for number, language, features, *_ in segments], -1)
-
     def _insert_segments(self, rows: list[list]) -> None:
         """Insert segments under their digest ids; one whose id is taken (two digests
         alike, about never) takes the next free one."""
-        insert = "INSERT INTO segments VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
+        insert = "INSERT INTO segments VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
         self.db.execute("SAVEPOINT segments")
         try:
             self.db.executemany(insert, rows)
@@ -526,37 +532,45 @@ class TranslationMemory:
         finally:
             self.db.execute("RELEASE segments")
 
-    def _forget_origin(self, name: str) -> list[tuple[str, str, int, bool]]:
-        """Remove an origin with its segments and their index entries; returns the
-        changes for the journal."""
+    def _forget_origin(self, name: str, postings: _Postings) -> list[tuple[str, str, int, bool]]:
+        """Remove an origin with its segments, their index entries going to ``postings``;
+        returns the changes for the journal."""
         rows = self.db.execute(
             "SELECT s.id, s.language, s.features, s.source FROM segments s JOIN origins o "
             "ON o.id = s.origin_id WHERE o.name = ?",
             (name,),
         ).fetchall()
-        self._remove_segments(rows)
+        postings.remove(rows)
         self.db.execute("DELETE FROM origins WHERE name = ?", (name,))
         return [(language, source, number, False) for number, language, _, source in rows]
 
-    def _index(self, segments: Iterable[tuple[str, str, int]], sign: int) -> None:
-        """Add (+1) or remove (-1) the index entries of segments ``(language, features,
-        id)`` and keep the prefix counts right. SQLite splits each segment's features
-        into its entries (a cold memory has millions: made in C, not one by one here) and
-        sorts them (in a scratch table): each entry then lands next to the one before,
-        and each prefix count is changed once."""
-        self.db.execute("CREATE TEMP TABLE IF NOT EXISTS postings "
-                        "(language TEXT NOT NULL, token TEXT NOT NULL, segment_id INTEGER NOT NULL)")
-        self.db.executemany(_SPLIT_FEATURES, segments)
-        if sign > 0:
-            self.db.execute("INSERT OR IGNORE INTO tokens SELECT * FROM temp.postings ORDER BY 1, 2, 3")
-        else:
-            self.db.execute("DELETE FROM tokens WHERE (language, token, segment_id) IN "
-                            "(SELECT * FROM temp.postings)")
-        self.db.execute(
-            "INSERT INTO token_counts SELECT language, token, ? * COUNT(*) FROM temp.postings "
-            "WHERE true GROUP BY 1, 2 ORDER BY 1, 2 "
-            "ON CONFLICT DO UPDATE SET df = df + excluded.df", (sign,))
-        self.db.execute("DELETE FROM temp.postings")
+    def _index(self, postings: _Postings) -> None:
+        """Bring the posting lists of the prefixes ``postings`` touches in line with the
+        segments that went and came, one language at a time (what it holds at once is
+        one language's changed lists). Each list is read, changed and written once,
+        however many segments changed it; on a new memory nothing is read, and the lists
+        come out of ``postings`` sorted."""
+        for language in postings.languages():
+            going, coming = postings.lists(language)
+            tokens = sorted(going.keys() | coming.keys())
+            held = self._posting_lists(language, tokens)
+            emptied: list[tuple[str, str]] = []
+            self.db.executemany("INSERT OR REPLACE INTO postings VALUES (?, ?, ?, ?)",
+                                _changed_lists(language, tokens, held, going, coming, emptied))
+            self.db.executemany("DELETE FROM postings WHERE language = ? AND token = ?", emptied)
+            del going, coming, held  # before the next language's lists are gathered
+
+    def _posting_lists(self, language: str, tokens: list[str]) -> dict[str, array]:
+        """The stored posting lists of prefixes of ``language`` (those there are)."""
+        if self.db.execute("SELECT 1 FROM postings LIMIT 1").fetchone() is None:
+            return {}
+        found = {}
+        for start in range(0, len(tokens), 500):
+            part = tokens[start:start + 500]
+            found.update((token, _unpacked(ids)) for token, ids in self.db.execute(
+                "SELECT token, ids FROM postings WHERE language = ? AND token IN "
+                f"({','.join('?' * len(part))})", (language, *part)))
+        return found
 
     # ------------------------------------------------------------ reading
 
@@ -698,8 +712,8 @@ class TranslationMemory:
         ids = [
             row[0]
             for row in self.db.execute(
-                "SELECT id FROM segments WHERE language = ? AND source = ? ORDER BY id LIMIT 20",
-                (language, text),
+                "SELECT id FROM segments WHERE language = ? AND source_key = ? AND source = ? "
+                "ORDER BY id LIMIT 20", (language, _source_key(text), text),
             )
         ]
         if threshold >= EXACT:  # only the same text can match: no prefix read, no scan
@@ -711,21 +725,13 @@ class TranslationMemory:
         following, shortlist = None, []
         if wanted:
             counts = self.db.execute(
-                "SELECT df, token FROM token_counts WHERE language = ? AND df > 0 AND token IN "
+                "SELECT df, token FROM postings WHERE language = ? AND token IN "
                 f"({','.join('?' * len(wanted))})",
                 (language, *wanted),
             ).fetchall()
             chosen, following = _rarest(counts)
             if chosen:
-                shortlist = [
-                    row[0]
-                    for row in self.db.execute(
-                        "SELECT segment_id FROM tokens WHERE language = ? AND token IN "
-                        f"({','.join('?' * len(chosen))}) GROUP BY segment_id "
-                        "ORDER BY COUNT(*) DESC, segment_id LIMIT ?",
-                        (language, *(token for _, token in chosen), _SHORTLIST),
-                    )
-                ]
+                shortlist = self._most_shared(language, [token for _, token in chosen])
                 ids += shortlist
         scan = None
         if sum(" " not in token for token in wanted) < 3:  # a few words only
@@ -744,6 +750,19 @@ class TranslationMemory:
         if evidence is not None:
             evidence.append([text, chosen, following, len(shortlist), scan])
         return list(dict.fromkeys(ids))
+
+
+    def _most_shared(self, language: str, chosen: list[str]) -> list[int]:
+        """The :data:`_SHORTLIST` segments holding the most of the ``chosen`` prefixes,
+        ties to the lower id."""
+        shared: Counter[int] = Counter()
+        for (ids,) in self.db.execute(
+            f"SELECT ids FROM postings WHERE language = ? AND token IN ({','.join('?' * len(chosen))})",
+            (language, *chosen),
+        ):
+            shared.update(_unpacked(ids))
+        most = heapq.nsmallest(_SHORTLIST, shared.items(), key=lambda item: (-item[1], item[0]))
+        return [number for number, _ in most]
 
 
 def _rarest(counts: Iterable[tuple[int, str]]) -> tuple[list[list], list | None]:
@@ -862,29 +881,105 @@ class _Plan:
 
 def _segment_row(name: str, origin: int, key: tuple, occurrence: int, prefixes: dict) -> list:
     """A segments row for the ``occurrence``-th unit ``key`` of an origin; ``prefixes``
-    keeps the index prefixes of each source (the same source comes in every locale)."""
+    keeps the index prefixes and the key of each source (the same source comes in every
+    locale)."""
     locale, context, source, target = key
     found = prefixes.get(source)
     if found is None:
-        found = prefixes[source] = "\t".join(sorted(set(tokens(source))))
+        found = prefixes[source] = ("\t".join(sorted(set(tokens(source)))), _source_key(source))
     return [_segment_id(name, key, occurrence), origin, locale, language_of(locale), context,
-            source, target, len(source), found]
+            source, target, len(source), *found]
 
 
-def _features_of(rows: list[list]) -> Iterator[tuple[str, str, int]]:
-    """``(language, features, id)`` of segments rows, for :meth:`TranslationMemory._index`."""
-    return ((row[3], row[8], row[0]) for row in rows)
+def _source_key(source: str) -> int:
+    """What the exact look-ups find a source by: a 63-bit digest of it, a short key for
+    the index where the text itself (a paragraph, often) would make it long."""
+    return int.from_bytes(hashlib.blake2b(source.encode(), digest_size=8).digest()) >> 1
 
 
-#: One segment's index entries ``(language, prefix, id)``: its tab-separated features
-#: read as a JSON array. A feature is made of word characters and spaces
-#: (:func:`~tolmach.catalog.similarity.tokens`); a quote or backslash would still be
-#: escaped, and an empty feature is no entry.
-_SPLIT_FEATURES = (
-    "INSERT INTO temp.postings SELECT ?1, feature.value, ?3 FROM json_each("
-    "'[\"' || replace(replace(replace(?2, '\\', '\\\\'), '\"', '\\\"'), char(9), '\",\"') "
-    "|| '\"]') AS feature WHERE feature.value != ''"
-)
+class _Postings:
+    """Index entries to take out and put in, gathered while segments go and come and
+    written by :meth:`TranslationMemory._index` in one pass: removals first, so a
+    segment id that goes and comes again (an origin forgotten, another learned under a
+    clashing id) stays. A segment comes at most once in a transaction (an origin is
+    learned once in it, and ids are unique), so the lists of new prefixes need no
+    merging."""
+
+    def __init__(self) -> None:
+        self.going: list[tuple[str, str, int]] = []
+        self.coming: list[tuple[str, str, int]] = []
+
+    def remove(self, segments: Iterable[tuple]) -> None:
+        """Segments ``(id, language, features, …)`` that went."""
+        self.going += ((language, features, number) for number, language, features, *_ in segments)
+
+    def add(self, rows: Iterable[list]) -> None:
+        """Segments rows that came, under the ids they finally took."""
+        self.coming += ((row[3], row[8], row[0]) for row in rows)
+
+    def languages(self) -> list[str]:
+        return sorted({entry[0] for entry in self.going} | {entry[0] for entry in self.coming})
+
+    def lists(self, language: str) -> tuple[dict[str, list[int]], dict[str, list[int]]]:
+        """Prefix → segment ids in ``language``: of the entries going, and of those coming
+        (sorted)."""
+        self.coming.sort(key=lambda entry: entry[2])
+        return _grouped(self.going, language), _grouped(self.coming, language)
+
+
+def _grouped(entries: list[tuple[str, str, int]], language: str) -> dict[str, list[int]]:
+    """Each prefix's segment ids in ``language``, in the order of ``entries``; a segment's
+    features are its prefixes joined by tabs (see :func:`_segment_row`)."""
+    lists: defaultdict[str, list[int]] = defaultdict(list)
+    for entry_language, features, number in entries:
+        if entry_language == language and features:
+            for feature in features.split("\t"):
+                lists[feature].append(number)
+    return lists
+
+
+def _changed_lists(language: str, tokens: list[str], held: dict[str, array],
+                   going: dict[str, list[int]], coming: dict[str, list[int]],
+                   emptied: list[tuple[str, str]]) -> Iterator[tuple[str, str, int, bytes]]:
+    """The rows of the prefixes whose lists changed, as they are to be stored; the
+    prefixes left with none go to ``emptied``."""
+    if not held and not going:  # all new (a memory being made): the lists as they came
+        for token in tokens:
+            ids = coming[token]
+            yield language, token, len(ids), _packed(ids)
+        return
+    for token in tokens:
+        stored = held.get(token)
+        if stored is None and token not in going:
+            ids = coming[token]
+        else:
+            kept = set(stored or ())
+            kept.difference_update(going.get(token, ()))
+            kept.update(coming.get(token, ()))
+            ids = sorted(kept)
+        if ids:
+            yield language, token, len(ids), _packed(ids)
+        elif stored is not None:
+            emptied.append((language, token))
+
+
+_LITTLE_ENDIAN = sys.byteorder == "little"
+
+
+def _packed(ids: list[int]) -> bytes:
+    """A posting list as stored: 64-bit little-endian ids (the same file on any machine)."""
+    packed = array("q", ids)
+    if not _LITTLE_ENDIAN:
+        packed.byteswap()
+    return packed.tobytes()
+
+
+def _unpacked(stored: bytes) -> array:
+    ids = array("q")
+    ids.frombytes(stored)
+    if not _LITTLE_ENDIAN:
+        ids.byteswap()
+    return ids
 
 
 _ID_SPACE = 1 << 62
@@ -1059,7 +1154,7 @@ def made_anew(path: Path, source_locale: str, catalogs: list[CatalogFile],
 
     It is made in a file beside its place without a write-ahead log and without waiting
     for the disk, then synced once and linked into place: a memory of 100,000 segments
-    is some 200 MB, which the log would write twice (once to the log, once into the
+    is some 150 MB, which the log would write twice (once to the log, once into the
     file). A failure or an interruption leaves no memory at ``path``; the next one made
     removes what a process no longer running left aside. Should another process (a
     ``tm`` command, which takes no project lock) put its memory there first, that one is
