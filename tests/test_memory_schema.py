@@ -68,3 +68,23 @@ def test_an_older_memory_with_imported_units_is_kept_and_the_command_says_what_t
     assert "expected" in str(raised.value) and "tolmach tm rebuild" in str(raised.value)
     with sqlite3.connect(database) as db:  # nothing dropped
         assert db.execute("SELECT COUNT(*) FROM segments").fetchone()[0] == 1
+
+
+def test_a_memory_indexed_with_other_prefixes_is_made_again_like_an_older_one(tmp_path):
+    """The index takes a segment out by the prefixes this tolmach gives its source: a
+    memory whose prefixes a tolmach made otherwise would keep stale entries, so it is
+    made again from the catalogs."""
+    from tolmach.memory import store
+
+    database = tmp_path / "memory.sqlite3"
+    with TranslationMemory(database) as memory:
+        memory.refresh([catalog(tmp_path)])
+    with sqlite3.connect(database) as db:
+        db.execute("UPDATE meta SET value = 'made-otherwise' WHERE key = 'prefixes'")
+    with TranslationMemory(database) as memory:
+        assert memory.count() == 0  # started anew
+        assert memory.refresh([catalog(tmp_path)]) == 1
+        assert [m.target for m in memory.search("Первый абзац", "de")] == ["Der erste Absatz des Artikels."]
+    with sqlite3.connect(database) as db:
+        assert db.execute("SELECT value FROM meta WHERE key = 'prefixes'").fetchone()[0] == \
+            store._prefixes_version()

@@ -60,7 +60,7 @@ CREATE TABLE IF NOT EXISTS segments (
     origin_id INTEGER NOT NULL REFERENCES origins (id) ON DELETE CASCADE,
     locale TEXT NOT NULL, language TEXT NOT NULL, context TEXT,
     source TEXT NOT NULL, target TEXT NOT NULL, length INTEGER NOT NULL,
-    features TEXT NOT NULL, source_key INTEGER NOT NULL);
+    source_key INTEGER NOT NULL);
 CREATE INDEX IF NOT EXISTS segments_by_source ON segments (language, source_key);
 CREATE INDEX IF NOT EXISTS segments_by_origin ON segments (origin_id);
 CREATE INDEX IF NOT EXISTS segments_by_length ON segments (language, length);
@@ -201,19 +201,20 @@ class TranslationMemory:
             self.db.execute("PRAGMA journal_mode = WAL")
             self.db.execute("PRAGMA synchronous = NORMAL")
         stored = self._stored_meta()
-        if stored and stored.get("schema") != SCHEMA_VERSION and self._only_catalogs():
+        layout = _layout()
+        outdated = bool(stored) and _layout_of(stored) != layout
+        if outdated and self._only_catalogs():
             self._start_anew()  # a copy of the catalogs alone: learned again from them
-            stored = {}
-        elif stored and stored.get("schema") != SCHEMA_VERSION:
-            raise sqlite3.DatabaseError(f"schema {stored.get('schema')}, expected {SCHEMA_VERSION}")
+            stored, outdated = {}, False
+        if outdated:
+            raise sqlite3.DatabaseError(f"schema {_layout_of(stored)}, expected {layout}")
         self.db.executescript(_SCHEMA)
         if not stored:
             self.db.executemany(
                 "INSERT INTO meta VALUES (?, ?)",
-                [("schema", SCHEMA_VERSION), ("source_locale", self.source_locale)],
+                [("schema", SCHEMA_VERSION), ("prefixes", _prefixes_version()),
+                 ("source_locale", self.source_locale)],
             )
-        elif stored.get("schema") != SCHEMA_VERSION:
-            raise sqlite3.DatabaseError(f"schema {stored.get('schema')}, expected {SCHEMA_VERSION}")
         elif stored.get("source_locale") != self.source_locale:
             raise TranslationMemoryError(
                 self.path,
@@ -393,9 +394,9 @@ class TranslationMemory:
         postings = _Postings() if postings is None else postings
         group: list[_Plan] = []
         size = 0
-        prefixes: dict[str, tuple[str, int]] = {}
+        keys: dict[str, int] = {}
         for origin in origins:
-            group.append(self._plan(*origin, prefixes))
+            group.append(self._plan(*origin, keys))
             size += len(group[-1].rows) + len(group[-1].gone)
             if size >= _TOGETHER:
                 touched += self._apply_group(group, postings)
@@ -413,11 +414,10 @@ class TranslationMemory:
 
     def _plan(
         self, name: str, kind: str, document: str | None, stamp: str, units: list[TranslationUnit],
-        prefixes: dict[str, tuple[str, int]] | None = None,
+        keys: dict[str, int] | None = None,
     ) -> _Plan:
         """Record the origin and work out which of its segments go and which come
-        (``prefixes``: the index prefixes and keys of the sources met so far, see
-        _segment_row)."""
+        (``keys``: the keys of the sources met so far, see _segment_row)."""
         row = self.db.execute("SELECT id FROM origins WHERE name = ?", (name,)).fetchone()
         if row is None:
             origin = self.db.execute(
@@ -430,19 +430,19 @@ class TranslationMemory:
             self.db.execute("UPDATE origins SET kind = ?, document = ?, stamp = ? WHERE id = ?",
                             (kind, document, stamp, origin))
             held = defaultdict(list)
-            for number, language, features, *key in self.db.execute(
-                "SELECT id, language, features, locale, context, source, target "
+            for number, language, *key in self.db.execute(
+                "SELECT id, language, locale, context, source, target "
                 "FROM segments WHERE origin_id = ?", (origin,)
             ):
-                held[tuple(key)].append((number, language, features, key[2]))
+                held[tuple(key)].append((number, language, key[2]))
         wanted = Counter(_unit_key(unit) for unit in units)
         gone = [
             segment for key, segments in held.items() if len(segments) != wanted.get(key, 0)
             for segment in segments
         ]
-        prefixes = {} if prefixes is None else prefixes
+        keys = {} if keys is None else keys
         rows = [
-            _segment_row(name, origin, key, occurrence, prefixes) for key, times in wanted.items()
+            _segment_row(name, origin, key, occurrence, keys) for key, times in wanted.items()
             if len(held.get(key, ())) != times for occurrence in range(times)
         ]
         return _Plan(gone, rows)
@@ -468,7 +468,7 @@ class TranslationMemory:
         self.db.execute("SAVEPOINT together")
         try:
             self.db.executemany("DELETE FROM segments WHERE id = ?", [(s[0],) for s in gone])
-            self.db.executemany("INSERT INTO segments VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)
+            self.db.executemany("INSERT INTO segments VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)
         except sqlite3.IntegrityError:
             self.db.execute("ROLLBACK TO together")
             return False
@@ -519,7 +519,7 @@ class TranslationMemory:
     def _insert_segments(self, rows: list[list]) -> None:
         """Insert segments under their digest ids; one whose id is taken (two digests
         alike, about never) takes the next free one."""
-        insert = "INSERT INTO segments VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+        insert = "INSERT INTO segments VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
         self.db.execute("SAVEPOINT segments")
         try:
             self.db.executemany(insert, rows)
@@ -536,13 +536,13 @@ class TranslationMemory:
         """Remove an origin with its segments, their index entries going to ``postings``;
         returns the changes for the journal."""
         rows = self.db.execute(
-            "SELECT s.id, s.language, s.features, s.source FROM segments s JOIN origins o "
+            "SELECT s.id, s.language, s.source FROM segments s JOIN origins o "
             "ON o.id = s.origin_id WHERE o.name = ?",
             (name,),
         ).fetchall()
         postings.remove(rows)
         self.db.execute("DELETE FROM origins WHERE name = ?", (name,))
-        return [(language, source, number, False) for number, language, _, source in rows]
+        return [(language, source, number, False) for number, language, source in rows]
 
     def _index(self, postings: _Postings) -> None:
         """Bring the posting lists of the prefixes ``postings`` touches in line with the
@@ -765,6 +765,24 @@ class TranslationMemory:
         return [number for number, _ in most]
 
 
+def _prefixes_version() -> str:
+    """A digest of the prefixes :func:`tokens` gives a probe text. The index removes a
+    segment's entries by the prefixes of its source as this tolmach makes them, so a
+    memory indexed by a tolmach that made them otherwise is made again (or, holding
+    imports, rebuilt) like one of an older schema."""
+    probe = "Модели памяти ROCm 7.2 и HIP-ядра: 模型内存 — naïve Café 2026 ё Ё"
+    return hashlib.blake2b("\t".join(tokens(probe)).encode(), digest_size=6).hexdigest()
+
+
+def _layout() -> str:
+    return f"{SCHEMA_VERSION}/{_prefixes_version()}"
+
+
+def _layout_of(stored: dict[str, str]) -> str:
+    """The schema and prefixes of a stored memory, as :func:`_layout` gives them."""
+    return f"{stored.get('schema')}/{stored.get('prefixes')}"
+
+
 def _rarest(counts: Iterable[tuple[int, str]]) -> tuple[list[list], list | None]:
     """The prefixes a look-up reads, rarest first as FuzzyIndex does, from ``(count,
     prefix)`` pairs; and the first one left out (None when all were taken)."""
@@ -868,27 +886,26 @@ class _Transaction:
 @dataclass
 class _Plan:
     """What learning an origin changes: the segments it gives up ``(id, language,
-    features, source)`` and the rows of those it gains (their ids as finally taken)."""
+    source)`` and the rows of those it gains (their ids as finally taken)."""
 
     gone: list[tuple]
     rows: list[list]
 
     def changes(self) -> list[tuple[str, str, int, bool]]:
         """``(language, source, id, added)`` for the journal."""
-        return [(language, source, number, False) for number, language, _, source in self.gone] \
+        return [(language, source, number, False) for number, language, source in self.gone] \
             + [(row[3], row[5], row[0], True) for row in self.rows]
 
 
-def _segment_row(name: str, origin: int, key: tuple, occurrence: int, prefixes: dict) -> list:
-    """A segments row for the ``occurrence``-th unit ``key`` of an origin; ``prefixes``
-    keeps the index prefixes and the key of each source (the same source comes in every
-    locale)."""
+def _segment_row(name: str, origin: int, key: tuple, occurrence: int, keys: dict) -> list:
+    """A segments row for the ``occurrence``-th unit ``key`` of an origin; ``keys`` keeps
+    the key of each source (the same source comes in every locale)."""
     locale, context, source, target = key
-    found = prefixes.get(source)
+    found = keys.get(source)
     if found is None:
-        found = prefixes[source] = ("\t".join(sorted(set(tokens(source)))), _source_key(source))
+        found = keys[source] = _source_key(source)
     return [_segment_id(name, key, occurrence), origin, locale, language_of(locale), context,
-            source, target, len(source), *found]
+            source, target, len(source), found]
 
 
 def _source_key(source: str) -> int:
@@ -903,19 +920,21 @@ class _Postings:
     segment id that goes and comes again (an origin forgotten, another learned under a
     clashing id) stays. A segment comes at most once in a transaction (an origin is
     learned once in it, and ids are unique), so the lists of new prefixes need no
-    merging."""
+    merging. A segment's prefixes are those :func:`tokens` gives its source, worked out
+    once for each source (a source comes in every locale, and goes as it came)."""
 
     def __init__(self) -> None:
-        self.going: list[tuple[str, str, int]] = []
+        self.going: list[tuple[str, str, int]] = []  # (language, source, id)
         self.coming: list[tuple[str, str, int]] = []
+        self.prefixes: dict[str, str] = {}  # source → its prefixes joined by tabs (compact)
 
     def remove(self, segments: Iterable[tuple]) -> None:
-        """Segments ``(id, language, features, …)`` that went."""
-        self.going += ((language, features, number) for number, language, features, *_ in segments)
+        """Segments ``(id, language, source, …)`` that went."""
+        self.going += ((language, source, number) for number, language, source, *_ in segments)
 
     def add(self, rows: Iterable[list]) -> None:
         """Segments rows that came, under the ids they finally took."""
-        self.coming += ((row[3], row[8], row[0]) for row in rows)
+        self.coming += ((row[3], row[5], row[0]) for row in rows)
 
     def languages(self) -> list[str]:
         return sorted({entry[0] for entry in self.going} | {entry[0] for entry in self.coming})
@@ -924,18 +943,21 @@ class _Postings:
         """Prefix → segment ids in ``language``: of the entries going, and of those coming
         (sorted)."""
         self.coming.sort(key=lambda entry: entry[2])
-        return _grouped(self.going, language), _grouped(self.coming, language)
+        return self._grouped(self.going, language), self._grouped(self.coming, language)
 
-
-def _grouped(entries: list[tuple[str, str, int]], language: str) -> dict[str, list[int]]:
-    """Each prefix's segment ids in ``language``, in the order of ``entries``; a segment's
-    features are its prefixes joined by tabs (see :func:`_segment_row`)."""
-    lists: defaultdict[str, list[int]] = defaultdict(list)
-    for entry_language, features, number in entries:
-        if entry_language == language and features:
-            for feature in features.split("\t"):
-                lists[feature].append(number)
-    return lists
+    def _grouped(self, entries: list[tuple[str, str, int]], language: str) -> dict[str, list[int]]:
+        """Each prefix's segment ids in ``language``, in the order of ``entries``."""
+        lists: defaultdict[str, list[int]] = defaultdict(list)
+        known = self.prefixes
+        for entry_language, source, number in entries:
+            if entry_language == language:
+                prefixes = known.get(source)
+                if prefixes is None:
+                    prefixes = known[source] = "\t".join(sorted(set(tokens(source))))
+                if prefixes:
+                    for prefix in prefixes.split("\t"):
+                        lists[prefix].append(number)
+        return lists
 
 
 def _changed_lists(language: str, tokens: list[str], held: dict[str, array],
