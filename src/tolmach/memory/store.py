@@ -552,21 +552,21 @@ class TranslationMemory:
         come out of ``postings`` sorted."""
         for language in postings.languages():
             going, coming = postings.lists(language)
-            tokens = sorted(going.keys() | coming.keys())
-            held = self._posting_lists(language, tokens)
+            touched = sorted(going.keys() | coming.keys())
+            held = self._posting_lists(language, touched)
             emptied: list[tuple[str, str]] = []
             self.db.executemany("INSERT OR REPLACE INTO postings VALUES (?, ?, ?, ?)",
-                                _changed_lists(language, tokens, held, going, coming, emptied))
+                                _changed_lists(language, touched, held, going, coming, emptied))
             self.db.executemany("DELETE FROM postings WHERE language = ? AND token = ?", emptied)
             del going, coming, held  # before the next language's lists are gathered
 
-    def _posting_lists(self, language: str, tokens: list[str]) -> dict[str, array]:
+    def _posting_lists(self, language: str, prefixes: list[str]) -> dict[str, array]:
         """The stored posting lists of prefixes of ``language`` (those there are)."""
         if self.db.execute("SELECT 1 FROM postings LIMIT 1").fetchone() is None:
             return {}
         found = {}
-        for start in range(0, len(tokens), 500):
-            part = tokens[start:start + 500]
+        for start in range(0, len(prefixes), 500):
+            part = prefixes[start:start + 500]
             found.update((token, _unpacked(ids)) for token, ids in self.db.execute(
                 "SELECT token, ids FROM postings WHERE language = ? AND token IN "
                 f"({','.join('?' * len(part))})", (language, *part)))
@@ -960,17 +960,17 @@ class _Postings:
         return lists
 
 
-def _changed_lists(language: str, tokens: list[str], held: dict[str, array],
+def _changed_lists(language: str, touched: list[str], held: dict[str, array],
                    going: dict[str, list[int]], coming: dict[str, list[int]],
                    emptied: list[tuple[str, str]]) -> Iterator[tuple[str, str, int, bytes]]:
     """The rows of the prefixes whose lists changed, as they are to be stored; the
     prefixes left with none go to ``emptied``."""
     if not held and not going:  # all new (a memory being made): the lists as they came
-        for token in tokens:
+        for token in touched:
             ids = coming[token]
             yield language, token, len(ids), _packed(ids)
         return
-    for token in tokens:
+    for token in touched:
         stored = held.get(token)
         if stored is None and token not in going:
             ids = coming[token]
