@@ -4,7 +4,7 @@ The glossary check stems every word of a translation, so tolmach depends on PySt
 which snowballstemmer hands its work to when it is installed. A glossary must match the
 same words whichever of the two stems them: the stems are compared with snowballstemmer's
 own pure-Python stemmers on the words of the published articles and on inflected words
-of every language tolmach stems.
+of twelve of the languages tolmach stems (every one of them has a C stemmer).
 """
 
 from __future__ import annotations
