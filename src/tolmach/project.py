@@ -489,7 +489,7 @@ class Project:
             if stale:  # a broken glossary is refused before the memory learns anything;
                 _ = self.termbase  # with none stale, every key holds a glossary read fine
             if memory_on:
-                with self._memory(self._memory_reader(run)) as memory:
+                with self._memory(self._memory_reader(run), run.executor) as memory:
                     from tolmach.memory.store import language_of
 
                     for locale in chosen:
@@ -559,10 +559,13 @@ class Project:
 
         return ParsedTemplates(self.root / _PARSED_TEMPLATES, self.cache_version)
 
-    def _memory(self, read=None):
-        from tolmach.memory.store import project_memory
+    def _memory(self, read=None, executor=None):
+        """The project's memory, brought up to date (made anew in parts on ``executor``'s
+        workers when it is missing)."""
+        from tolmach.memory.store import part_maker, project_memory
 
-        return project_memory(self.root, self.config.source_locale, self.config.locales_dir, read)
+        return project_memory(self.root, self.config.source_locale, self.config.locales_dir, read,
+                              part_maker(executor))
 
     @staticmethod
     def _memory_reader(run: RunOptions):

@@ -170,15 +170,19 @@ def import_(file: Path) -> None:
 
 
 @tm.command()
-def rebuild() -> None:
+@click.option("-j", "--jobs", type=click.IntRange(1), metavar="N",
+              help="Processes that learn the catalogs, one language each at a time "
+              "(default: one per core; 1: all in this process).")
+def rebuild(jobs: int | None) -> None:
     """Recreate the memory from the project's catalogs (imported compendia are dropped).
 
     \b
     Example:
       tolmach tm rebuild
     """
+    from tolmach.cli.common import running
     from tolmach.fileio import write_error
-    from tolmach.memory.store import CACHE_FILE, made_anew, project_catalogs
+    from tolmach.memory.store import CACHE_FILE, made_anew, part_maker, project_catalogs
 
     root, source, locales = _project()
     database = root / CACHE_FILE
@@ -190,7 +194,9 @@ def rebuild() -> None:
             raise click.ClickException(error_line(failure)) from None
     try:
         catalogs = project_catalogs(root, locales)
-        with made_anew(database, source, catalogs) as memory:
+        with running("tm rebuild", jobs, quiet=True) as run, made_anew(
+            database, source, catalogs, make_parts=part_maker(run.executor)
+        ) as memory:
             count = memory.count()
         read = len(catalogs)
     except _errors() as error:

@@ -18,7 +18,7 @@ import os
 import pickle
 import sys
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import FIRST_COMPLETED, Executor, Future, wait
 from dataclasses import dataclass
 from typing import Any
@@ -33,6 +33,7 @@ __all__ = [
     "default_jobs",
     "process_pool",
     "run_batches",
+    "run_beside",
 ]
 
 #: ``progress(what, done, total, cached)``: called when a phase starts and after each
@@ -165,17 +166,41 @@ def run_batches(
                 for other in pending:
                     other.cancel()
         report(done_units)
+    return _gathered(outcome for outcome in outcomes if outcome is not None)  # None: cancelled
+
+
+def _gathered(outcomes: Iterable[tuple]) -> list:
+    """The batches' results concatenated, what they counted and learned taken in; the
+    first error among them raised."""
     results: list = []
-    for outcome in outcomes:
-        if outcome is None:  # cancelled after an earlier error
-            continue
-        kind, value, work, learned = outcome
+    for kind, value, work, learned in outcomes:
         WORK.update(work)
         _give_back(learned)
         if kind == "error":
             raise _rebuilt(value)
         results.extend(value)
     return results
+
+
+def run_beside(function: Callable[[Any], list], batches: Sequence[Any], options: RunOptions) -> list:
+    """Every batch through ``function``, the first in this process while the workers take
+    the others: for a few large batches that this process would otherwise wait for, it is
+    one worker more. The concatenated results in batch order; every batch runs to its end
+    (none is left writing after this returns), and the error of the earliest failed one is
+    raised. Without a pool of two or more workers, the batches run here in turn.
+    """
+    executor = options.executor
+    if workers_of(executor) < 2 or len(batches) < 2:
+        return [result for batch in batches for result in function(batch)]
+    call = functools.partial(_portable_call, function)
+    futures = [executor.submit(call, batch) for batch in batches[1:]]
+    try:
+        here: tuple = ("ok", function(batches[0]), Counter(), {})
+    except Exception as exc:  # noqa: BLE001 - raised below, once the workers are done
+        here = ("error", exc, Counter(), {})
+    finally:
+        wait(futures)
+    return _gathered([here, *(future.result() for future in futures)])
 
 
 def _run_here(function, batches, sizes, report, done: int) -> list:
