@@ -58,7 +58,8 @@ _BINARY = "binary file (NUL bytes), not Markdown text"
 
 #: What this process did, by kind: ``parse`` (a Markdown source or built text through
 #: markdown-it, a catalog through the PO reader), ``render`` (Markdown to HTML), ``write``
-#: (a call of :func:`write_atomic`, whether or not the bytes changed) and ``cache write``.
+#: (a call of :func:`write_atomic`, whether or not the bytes changed), ``cache write`` and
+#: ``check`` (a catalog through the checks).
 WORK: Counter[str] = Counter()
 
 

@@ -19,6 +19,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+import orjson
 import polib
 
 from tolmach.catalog.pofile import CatalogError, KnownLines, format_po, read_po
@@ -41,6 +42,7 @@ from tolmach.config import (
 from tolmach.fileio import (
     LinkGuard,
     SourceError,
+    count_work,
     no_garbage_collection,
     read_source,
     relative_to_root,
@@ -76,6 +78,7 @@ _IN_PROCESS = RunOptions()  # a step's default run: this process, the cache used
 #: Per catalog, the digests of the string lines ``update`` last wrote (KnownLines).
 _KNOWN_LINES = Path(".tolmach-cache") / "catalog-lines"
 _PARSED_TEMPLATES = Path(".tolmach-cache") / "templates"
+_FINDINGS_FOLDER = "findings"  # in the cache's folder: see _findings_file
 
 
 class LocaleError(ValueError):
@@ -868,6 +871,8 @@ class Project:
         each names the line of its entry in the catalog and of its text in the source."""
         from tolmach.checks import DocumentContext, check_catalog
 
+        count_work("check")
+
         path = self.catalog_path(locale, doc)
         po = po if po is not None else read_po(path)
         config = self.check_config
@@ -1018,13 +1023,16 @@ class Project:
                     missing[len(units)] = self._no_catalog(path, locale)
                     units.append(None)
                     continue
-                key = key_of("check", doc.relpath, locale, digest(doc.path), catalog, glossary)
-                units.append(Unit(f"{locale}/{doc.name}", key, (doc, locale), doc.name))
+                key = _check_key(doc, locale, digest(doc.path), catalog, glossary)
+                kept = str(_findings_file(cache, key)) if cache is not None else None
+                units.append(Unit(f"{locale}/{doc.name}", key, (doc, locale, kept), doc.name))
         checked = run_units(
             "check", [u for u in units if u is not None], _work_check, self.run_context(), cache,
             run, restore=lambda _, rows: _findings(rows),
             holds=self.probe_holds, what="catalogs",
         )
+        if cache is not None and cache.misses:
+            _prune_findings(cache)
         self.save_cache(cache)
         found = iter(checked)
         return [
@@ -1032,6 +1040,19 @@ class Project:
             for number, unit in enumerate(units)
             for finding in ([missing[number]] if unit is None else next(found))
         ]
+
+    def findings_file(self, cache: ResultCache | None, doc: SourceDocument, locale: str,
+                      glossary: str) -> Path | None:
+        """Where ``check`` keeps what it found in the catalog as it is now, for a step that
+        judges the catalog again, as ``publish`` does, to take instead of checking the same
+        bytes once more (see :func:`recorded_findings`); None without a cache, or with
+        ``--force``. ``glossary``: the glossary's digest."""
+        if cache is None or not cache.trust:
+            return None
+        catalog = cache.digest(self.catalog_path(locale, doc.name))
+        if not catalog:
+            return None
+        return _findings_file(cache, _check_key(doc, locale, cache.digest(doc.path), catalog, glossary))
 
     def _no_catalog(self, path: Path, locale: str):
         from tolmach.checks.registry import Finding
@@ -1295,7 +1316,7 @@ def _work_check(batch: tuple) -> list[Fresh]:
     fresh, verifier, current = [], None, None
     # parses, entries, contexts and findings: hundreds of thousands of objects, no cycles
     with no_garbage_collection():
-        for doc, locale in batch[1]:
+        for doc, locale, kept in batch[1]:
             if current != doc.name:
                 project._source_lines.clear()  # one document at a time
                 verifier, current = project.verifier(doc), doc.name
@@ -1306,7 +1327,10 @@ def _work_check(batch: tuple) -> list[Fresh]:
                 built = verifier.build(translations_of(po), same_image=same_image)
                 findings = project.check_catalog(locale, doc.name, po, verified=built)
             conditions = tuple(probes)
-            fresh.append(Fresh(findings, _finding_rows(findings), None, conditions))
+            rows = _finding_rows(findings)
+            if kept is not None:
+                _keep_findings(Path(kept), rows, conditions)
+            fresh.append(Fresh(findings, rows, None, conditions))
     return fresh
 
 
@@ -1350,6 +1374,48 @@ def _finding_rows(findings) -> list:
             row[number] = shared.setdefault(row[number], len(shared))
         rows.append(row)
     return [list(shared), rows]
+
+
+def _check_key(doc: SourceDocument, locale: str, source: str, catalog: str, glossary: str) -> str:
+    """The key ``check`` records a catalog's findings under: its source's, its own and
+    the glossary's digests (the settings are in the cache's version)."""
+    return key_of("check", doc.relpath, locale, source, catalog, glossary)
+
+
+def _findings_file(cache: ResultCache, key: str) -> Path:
+    """A catalog's findings, kept by ``check`` under the key it records them under: one
+    file each, so that ``publish`` reads the few it needs rather than every record."""
+    return cache.folder / _FINDINGS_FOLDER / f"{key}.json"
+
+
+def _keep_findings(path: Path, rows: list, conditions: tuple) -> None:
+    """Keep a catalog's findings for :func:`recorded_findings` (a cache file: one lost
+    or refused is checked again)."""
+    write_cache_file(path, orjson.dumps([list(conditions), rows]))  # its folder made as needed
+
+
+def recorded_findings(path: Path, holds: Callable[[list], bool]) -> tuple[list, list] | None:
+    """The findings ``check`` kept at ``path`` (see :meth:`Project.findings_file`) and
+    the conditions they depend on, if it kept them and every condition still ``holds``;
+    None when the catalog must be checked."""
+    try:
+        conditions, rows = orjson.loads(path.read_bytes())
+    except (OSError, ValueError, TypeError):  # none kept, or torn: checked again
+        return None
+    if not all(map(holds, conditions)):
+        return None
+    return _findings(rows), conditions
+
+
+def _prune_findings(cache: ResultCache) -> None:
+    """Drop the kept findings no record of ``check`` (this run's, or a shard's) names any
+    more: a catalog's findings are kept once per state of it that is still recorded."""
+    live = {f"{record.key}.json" for record in cache.records_of("check")}
+    with contextlib.suppress(OSError):
+        for entry in os.scandir(cache.folder / _FINDINGS_FOLDER):
+            if entry.name not in live:
+                with contextlib.suppress(OSError):
+                    os.unlink(entry.path)
 
 
 def _findings(payload: list) -> list:

@@ -285,6 +285,11 @@ class ResultCache:
         self.hits += 1
         return True
 
+    def records_of(self, stage: str) -> list[Record]:
+        """Every record of ``stage`` as this run leaves it: its own and the shards'."""
+        records = self._stage(stage)
+        return [*records.own.values(), *(r for other in records.others for r in other.values())]
+
     def recorded(self, stage: str) -> bool:
         """Whether any record of ``stage`` may count in this run (none: every unit of it
         will run, as on a cold cache or with ``--force``)."""

@@ -49,7 +49,7 @@ from tolmach.fileio import (
 from tolmach.jobs.cache import MISS, content_digest, key_of
 from tolmach.jobs.executor import RunOptions, workers_of
 from tolmach.jobs.units import Fresh, Unit, run_units
-from tolmach.project import SourceDocument
+from tolmach.project import SourceDocument, recorded_findings
 from tolmach.publish.drafts import DraftAt, DraftFile, read_draft
 from tolmach.publish.gate import Verdict, error_count, judge
 from tolmach.publish.interface import Interface, interface_for
@@ -332,13 +332,19 @@ class _Publisher:
             Unit(doc.name,
                  key_of("judge", _JUDGE_FORMAT, common, doc.relpath, self._selected(doc), digest(doc.path),
                         [digest(project.catalog_path(t.code, doc.name)) for t in self.targets]),
-                 doc, doc.name)
+                 _Judging(doc), doc.name)
             for doc in project.documents
         ]
+
+        def take_checked(stale: list[Unit]) -> None:
+            for unit in stale:  # what `check` found in its catalogs goes with it
+                unit.item.checked = self._checked(unit.item.doc, glossary)
+
         context = (*self._context(), str(staging) if staging else None, str(self.drafts))
         judged = run_units(
             "publish-judge", units, _work_judge, context, self.cache, self.run_options,
             restore=lambda unit, payload: payload, holds=project.probe_holds, what="documents",
+            before_work=take_checked,
         )
         for doc, payload in zip(project.documents, judged, strict=True):
             for code, at in payload.get("drafts", {}).items():
@@ -367,16 +373,32 @@ class _Publisher:
         _PUBLISHERS[self.token] = self
         return (self.token, self.project.run_context(), self.out, self.options)
 
+    def _checked(self, doc: SourceDocument, glossary: str) -> dict[str, str]:
+        """By language, where ``check`` keeps its findings for the document's catalog as it
+        is now: judging takes them instead of checking the catalog again (the same checks
+        of the same build find the same), so a ``check`` then ``publish`` pipeline checks
+        each catalog once."""
+        files = {}
+        for target in self.targets:
+            path = self.project.findings_file(self.cache, doc, target.code, glossary)
+            if path is not None:
+                files[target.code] = str(path)
+        return files
+
     def _target(self, code: str) -> Language:
         return next(t for t in self.targets if t.code == code)
 
-    def _judge_one(self, doc: SourceDocument, staging: Path | None) -> Fresh:
+    def _judge_one(
+        self, doc: SourceDocument, staging: Path | None, checked: dict[str, str] | None = None
+    ) -> Fresh:
         """In a worker: one document's pages judged, their destinations listed, its
-        reviewer pages made into ``staging``."""
+        reviewer pages made into ``staging``; ``checked``: where ``check`` keeps findings of
+        its catalogs (see :meth:`_checked`)."""
         document = self.project.load(doc, verifying=True)
         pages, rows, drafts = [], [], {}
+        held: list[list] = []  # the conditions of the findings check kept
         with self.project.noting_probes() as probes:
-            for page in self._pages(doc, document):
+            for page in self._pages(doc, document, checked or {}, held):
                 verdict = self._verdict(page)
                 outcome = Outcome(
                     doc, page.language, verdict, page.title, page.description, page.updated,
@@ -391,7 +413,7 @@ class _Publisher:
                 rows.append([page.language.code, [verdict.published, verdict.reason,
                                                   verdict.errors], facts, links, anchors])
                 pages.append(page)
-        conditions = tuple(probes)
+        conditions = (*probes, *held)
         reviews, outputs = [], {}
         if self.options.review is not None and self._selected(doc):
             for page in pages:
@@ -481,7 +503,12 @@ class _Publisher:
             raise PublishError("\n".join(self.files.problems))
         self.report.notes.extend(self.files.problems)
 
-    def _pages(self, doc: SourceDocument, document) -> Iterable[Page]:
+    def _pages(
+        self, doc: SourceDocument, document, checked: dict[str, str] | None = None,
+        held: list[list] | None = None,
+    ) -> Iterable[Page]:
+        """The document's pages, source first; ``checked``: where ``check`` keeps findings
+        of its catalogs (see :meth:`_checked`), whose conditions go into ``held``."""
         yield source_page(doc, document, self.source)
         verifier = None
         for lang in self.targets:
@@ -493,7 +520,15 @@ class _Publisher:
                     translations_of(po) if po else {},
                     same_image=self.project.same_image(doc, lang.code),
                 )
-                self.findings[key] = self._check(lang.code, doc.name, po, self.verified[key])
+                kept = None
+                if checked and lang.code in checked and po is not None:
+                    kept = recorded_findings(Path(checked[lang.code]), self.project.probe_holds)
+                if kept is not None:
+                    self.findings[key] = kept[0]
+                    if held is not None:
+                        held.extend(kept[1])
+                else:
+                    self.findings[key] = self._check(lang.code, doc.name, po, self.verified[key])
             yield translated_page(doc, document, lang, po, self.findings[key], self.verified[key])
 
     def _check(self, code: str, name: str, po, verified: VerifiedBuild) -> list:
@@ -1188,15 +1223,24 @@ def _worker_publisher(context: tuple) -> _Publisher:
     return publisher
 
 
+@dataclass
+class _Judging:
+    """What a worker is given to judge one document: the document, and where ``check``
+    keeps findings of its catalogs, looked up once the document is known to be judged."""
+
+    doc: SourceDocument
+    checked: dict[str, str] | None = None
+
+
 def _work_judge(batch: tuple) -> list[Fresh]:
-    context, docs = batch
+    context, items = batch
     publisher = _worker_publisher(context)
     staging = Path(context[4]) if context[4] else None
     publisher.drafts = Path(context[5])
     publisher.draft_file = DraftFile(publisher.drafts)
     try:
         with no_garbage_collection():  # catalogs, parses and findings: many objects, no cycles
-            return [publisher._judge_one(doc, staging) for doc in docs]
+            return [publisher._judge_one(item.doc, staging, item.checked) for item in items]
     finally:
         publisher.draft_file.close()
         publisher.draft_file = None
