@@ -108,3 +108,10 @@ def test_check_keeps_findings_only_for_the_catalogs_as_they_are(checked):
     again = list((checked / CACHE / "results").glob("v*/findings/*.json"))
     assert len(again) == DOCUMENTS * len(LOCALES)  # the old state's findings dropped
     assert len(set(again) - set(kept)) == 1
+
+
+@pytest.mark.parametrize("garbage", [b"", b"[1, 2", b"[[], \"x\"]", b"[[[\"variant\"]], [[], [[9]]]]"])
+def test_a_damaged_findings_file_is_checked_again_not_trusted(checked, tmp_path, garbage):
+    for kept in (checked / CACHE / "results").glob("v*/findings/*.json"):
+        kept.write_bytes(garbage)
+    assert checks_of_a_publish_as_cold(checked, tmp_path / "cold") == DOCUMENTS * len(LOCALES)

@@ -1400,11 +1400,11 @@ def recorded_findings(path: Path, holds: Callable[[list], bool]) -> tuple[list, 
     None when the catalog must be checked."""
     try:
         conditions, rows = orjson.loads(path.read_bytes())
-    except (OSError, ValueError, TypeError):  # none kept, or torn: checked again
+        if not all(map(holds, conditions)):
+            return None
+        return _findings(rows), conditions
+    except (OSError, ValueError, TypeError, KeyError, IndexError):  # none kept, or torn
         return None
-    if not all(map(holds, conditions)):
-        return None
-    return _findings(rows), conditions
 
 
 def _prune_findings(cache: ResultCache) -> None:

@@ -182,14 +182,15 @@ def _gathered(outcomes: Iterable[tuple]) -> list:
     return results
 
 
-def run_beside(function: Callable[[Any], list], batches: Sequence[Any], options: RunOptions) -> list:
+def run_beside(
+    function: Callable[[Any], list], batches: Sequence[Any], executor: Executor | None
+) -> list:
     """Every batch through ``function``, the first in this process while the workers take
     the others: for a few large batches that this process would otherwise wait for, it is
     one worker more. The concatenated results in batch order; every batch runs to its end
     (none is left writing after this returns), and the error of the earliest failed one is
     raised. Without a pool of two or more workers, the batches run here in turn.
     """
-    executor = options.executor
     if workers_of(executor) < 2 or len(batches) < 2:
         return [result for batch in batches for result in function(batch)]
     call = functools.partial(_portable_call, function)

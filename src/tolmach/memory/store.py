@@ -1112,14 +1112,13 @@ def part_maker(executor: Executor | None) -> PartMaker | None:
     """Makes a new memory's parts at once: on the executor's workers, and in this process,
     which would otherwise wait for them. None without a pool of two or more: one part at
     a time is no quicker than learning the memory in one go."""
-    from tolmach.jobs.executor import RunOptions, run_beside, workers_of
+    from tolmach.jobs.executor import run_beside, workers_of
 
     if workers_of(executor) < 2:
         return None
-    run = RunOptions(executor=executor)
 
     def make(jobs: list[tuple[str, list[CatalogFile], Path]]) -> None:
-        run_beside(learn_parts, [[job] for job in jobs], run)
+        run_beside(learn_parts, [[job] for job in jobs], executor)
 
     return make
 
