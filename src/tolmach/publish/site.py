@@ -524,9 +524,9 @@ class _Publisher:
                 if checked and lang.code in checked and po is not None:
                     kept = recorded_findings(Path(checked[lang.code]), self.project.probe_holds)
                 if kept is not None:
-                    self.findings[key] = kept[0]
+                    self.findings[key], conditions = kept
                     if held is not None:
-                        held.extend(kept[1])
+                        held.extend(conditions)
                 else:
                     self.findings[key] = self._check(lang.code, doc.name, po, self.verified[key])
             yield translated_page(doc, document, lang, po, self.findings[key], self.verified[key])
